@@ -1,0 +1,38 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../functions/all-tools.js';
+import { renderAccessPatterns, renderToolsReference } from '../functions/shared/contract/render-docs.js';
+import { breakingChanges, buildContract, CONTRACT_PATH, type ToolContract } from '../functions/shared/contract/tool-contract.js';
+import { ACCESS_PATTERNS } from '../functions/shared/store/keys.js';
+import { ToolRegistry } from '../functions/shared/tools/registry.js';
+
+// Usage: tsx bin/generate-contract.ts [--check] [--allow-breaking]
+const check = process.argv.includes('--check');
+const allowBreaking = process.argv.includes('--allow-breaking');
+
+// The contract documents the default prefix, whatever TN_TOOL_PREFIX this shell has.
+const contract = buildContract(new ToolRegistry('tn_', [...ALL_DOMAIN_TOOLS, ...ENDPOINT_TOOLS]));
+const outputs: Record<string, string> = {
+  [CONTRACT_PATH]: `${JSON.stringify(contract, null, 2)}\n`,
+  'docs/tools.md': renderToolsReference(contract),
+  'docs/access-patterns.md': renderAccessPatterns(ACCESS_PATTERNS),
+};
+
+const committed = existsSync(CONTRACT_PATH) ? (JSON.parse(readFileSync(CONTRACT_PATH, 'utf8')) as ToolContract) : undefined;
+const breaking = committed ? breakingChanges(committed, contract) : [];
+if (breaking.length && !allowBreaking) {
+  console.error(`Breaking changes against the committed ${CONTRACT_PATH}:\n  ${breaking.join('\n  ')}`);
+  console.error('Make the change additive, or publish a new contract version (tools.v2) with --allow-breaking.');
+  process.exit(1);
+}
+
+const drifted = Object.entries(outputs).filter(([file, text]) => !existsSync(file) || readFileSync(file, 'utf8') !== text);
+if (check) {
+  if (drifted.length) {
+    console.error(`Generated files are out of date: ${drifted.map(([f]) => f).join(', ')}. Run \`npm run generate\` and commit.`);
+    process.exit(1);
+  }
+  console.log(`contract and docs up to date (${contract.tools.length} tools)`);
+} else {
+  for (const [file, text] of drifted) writeFileSync(file, text);
+  console.log(drifted.length ? `wrote ${drifted.map(([f]) => f).join(', ')}` : 'nothing to regenerate');
+}

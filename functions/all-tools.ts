@@ -1,0 +1,9 @@
+import { toolsListTool } from './shared/discovery/tools-list.js';
+import type { AnyToolDefinition } from './shared/tools/define-tool.js';
+import { userTools } from './user/index.js';
+
+/** Every domain's definitions, for the local server, the /mcp router and the contract. */
+export const ALL_DOMAIN_TOOLS: AnyToolDefinition[] = [...userTools];
+
+/** Tools served on every endpoint. */
+export const ENDPOINT_TOOLS: AnyToolDefinition[] = [toolsListTool];

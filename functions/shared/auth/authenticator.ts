@@ -1,0 +1,89 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { AppConfig } from '../config.js';
+import type { Store } from '../store/dynamo-client.js';
+import { ToolError } from '../tools/errors.js';
+import { findPersonalAccessToken, hashToken, PAT_PREFIX } from './personal-access-tokens.js';
+import { ANONYMOUS, knownPermissions, type Principal, userPrincipal } from './principal.js';
+
+export interface Authenticator {
+  /** Anonymous when no credentials are given; throws UNAUTHORIZED for credentials that do not verify. */
+  authenticate(authorization: string | null): Promise<Principal>;
+}
+
+export interface LocalToken {
+  token: string;
+  userId: string;
+}
+
+/** `TN_LOCAL_TOKEN` for the local user plus `TN_LOCAL_TOKENS` (`token=userId,…`) for more. */
+export function parseLocalTokens(env: Record<string, string | undefined>, defaultToken: string): LocalToken[] {
+  const tokens: LocalToken[] = [{ token: env.TN_LOCAL_TOKEN || defaultToken, userId: env.TN_LOCAL_USER_ID || 'local-user' }];
+  for (const pair of (env.TN_LOCAL_TOKENS ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const separator = pair.indexOf('=');
+    if (separator <= 0 || separator === pair.length - 1) {
+      throw new Error(`TN_LOCAL_TOKENS entries must be token=userId; got "${pair.slice(0, 4)}…"`);
+    }
+    tokens.push({ token: pair.slice(0, separator), userId: pair.slice(separator + 1) });
+  }
+  return tokens;
+}
+
+export function createAuthenticator(deps: {
+  config: AppConfig;
+  store: Store;
+  localTokens?: LocalToken[];
+  now?: () => Date;
+}): Authenticator {
+  const now = deps.now ?? (() => new Date());
+  // Compare hashes so lookup time does not depend on how much of a token matched.
+  const localByHash = new Map((deps.localTokens ?? []).map((t) => [hashToken(t.token), t.userId]));
+  const jwt = deps.config.jwt;
+  const jwks = jwt ? createRemoteJWKSet(new URL(jwt.jwksUrl ?? `${jwt.issuer.replace(/\/$/, '')}/.well-known/jwks.json`)) : undefined;
+
+  return {
+    async authenticate(authorization) {
+      if (!authorization) return ANONYMOUS;
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      if (!match) throw new ToolError('UNAUTHORIZED', 'Authorization header must be "Bearer <token>".');
+      const token = match[1]!;
+
+      const hash = hashToken(token);
+      for (const [candidate, userId] of localByHash) {
+        if (timingSafeEqual(Buffer.from(candidate, 'hex'), Buffer.from(hash, 'hex'))) return userPrincipal(userId, 'local-token');
+      }
+      if (token.startsWith(PAT_PREFIX)) {
+        const found = await findPersonalAccessToken(deps.store, token, now());
+        if (found) return userPrincipal(found.userId, 'personal-access-token', found.permissions);
+        throw new ToolError('UNAUTHORIZED', 'The access token is unknown, revoked or expired.');
+      }
+      if (jwt && jwks && token.split('.').length === 3) {
+        const payload = await verifyJwt(token, jwks, jwt.issuer, jwt.audience);
+        return userPrincipal(String(payload.sub), 'jwt', scopesOf(payload));
+      }
+      throw new ToolError('UNAUTHORIZED', 'The bearer token is not valid for this server.');
+    },
+  };
+}
+
+async function verifyJwt(token: string, jwks: ReturnType<typeof createRemoteJWKSet>, issuer: string, audience: string): Promise<JWTPayload> {
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, jwks, { issuer }));
+  } catch {
+    throw new ToolError('UNAUTHORIZED', 'The bearer token failed verification (signature, issuer or expiry).');
+  }
+  // Cognito access tokens carry the app client in client_id rather than aud.
+  const audiences = [payload.aud, payload.client_id].flat().filter((a): a is string => typeof a === 'string');
+  if (!payload.sub || (audience && !audiences.includes(audience))) {
+    throw new ToolError('UNAUTHORIZED', 'The bearer token was issued for another audience.');
+  }
+  return payload;
+}
+
+/** `scope` names resource:action permissions; a token naming none of ours gets the default user set. */
+function scopesOf(payload: JWTPayload): string[] | undefined {
+  const scope = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
+  const ours = knownPermissions(scope.map((s) => s.replace(/^[^/]+\//, '')));
+  return ours.length ? ours : undefined;
+}

@@ -1,0 +1,28 @@
+export const USER_PERMISSIONS = [
+  'byok:read',
+  'byok:write',
+  'preferences:read',
+  'preferences:write',
+  'quota:read',
+  'subscription:read',
+  'session:read',
+  'session:write',
+] as const;
+
+export type AuthMethod = 'local-token' | 'jwt' | 'personal-access-token';
+
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'user'; userId: string; permissions: ReadonlySet<string>; via: AuthMethod };
+
+export const ANONYMOUS: Principal = { kind: 'anonymous' };
+
+export function userPrincipal(userId: string, via: AuthMethod, permissions: Iterable<string> = USER_PERMISSIONS): Principal {
+  return { kind: 'user', userId, via, permissions: new Set(permissions) };
+}
+
+/** Keeps only permissions this service defines, so a token cannot claim unknown powers. */
+export function knownPermissions(requested: Iterable<string>): string[] {
+  const known = new Set<string>(USER_PERMISSIONS);
+  return [...new Set(requested)].filter((permission) => known.has(permission));
+}

@@ -1,0 +1,147 @@
+import { createMcpHandler, hostHeaderValidationResponse, originValidationResponse, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { ulid } from 'ulid';
+import { SERVICE_VERSION } from '../config.js';
+import { USER_PERMISSIONS, type Principal } from '../auth/principal.js';
+import { logger, resolveTraceId } from '../observability.js';
+import type { Services } from '../services.js';
+import { DOMAINS, type AnyToolDefinition, type Domain } from '../tools/define-tool.js';
+import { ToolError } from '../tools/errors.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { buildMcpServer } from './mcp-server.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { errorJson, handleRestCall } from './rest.js';
+
+export interface HttpAppOptions {
+  services: Services;
+  /** Every definition this deployment serves (the discovery tool is added by the app). */
+  definitions: AnyToolDefinition[];
+  /** Definitions that exist on every endpoint, e.g. tn_tools_list; built per registry. */
+  endpointTools?: AnyToolDefinition[];
+  /** When set (the local server), Host and Origin must name one of these: DNS-rebinding protection. */
+  allowedHostnames?: string[];
+}
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+interface Endpoint {
+  registry: ToolRegistry;
+  mcp: McpHttpHandler;
+}
+
+interface McpAuthExtra {
+  principal: Principal;
+  traceId: string;
+}
+
+/** The one web-standard handler behind both the local server and every Lambda. */
+export function createHttpApp(options: HttpAppOptions): FetchHandler {
+  const { services } = options;
+  const endpointFor = (definitions: AnyToolDefinition[]): Endpoint => {
+    const registry = new ToolRegistry(services.config.toolPrefix, [...definitions, ...(options.endpointTools ?? [])]);
+    const mcp = createMcpHandler(
+      (ctx) => {
+        const extra = ctx.authInfo?.extra as McpAuthExtra | undefined;
+        return buildMcpServer({
+          registry,
+          services,
+          principal: extra?.principal ?? { kind: 'anonymous' },
+          traceId: extra?.traceId ?? ulid(),
+        });
+      },
+      { onerror: (error) => logger.warn('MCP transport error', { error: error.message }) },
+    );
+    return { registry, mcp };
+  };
+
+  const all = endpointFor(options.definitions);
+  const byDomain = new Map<string, Endpoint>();
+  for (const domain of DOMAINS) {
+    const definitions = options.definitions.filter((d) => d.domain === domain);
+    if (definitions.length) byDomain.set(domain, endpointFor(definitions));
+  }
+  let openApi: string | undefined;
+
+  return async (request) => {
+    const url = new URL(request.url);
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const traceId = resolveTraceId(request.headers);
+
+    if (options.allowedHostnames) {
+      const rejected =
+        hostHeaderValidationResponse(request, options.allowedHostnames) ??
+        originValidationResponse(request, options.allowedHostnames);
+      if (rejected) return rejected;
+    }
+
+    if (path === '/healthz') {
+      return json({ status: 'ok', version: SERVICE_VERSION, tools: all.registry.getAll().length });
+    }
+    if (path === '/openapi.json' && request.method === 'GET') {
+      openApi ??= JSON.stringify(buildOpenApiDocument(all.registry, baseUrl(request, services)));
+      return new Response(openApi, { headers: { 'content-type': 'application/json' } });
+    }
+    if (path.startsWith('/.well-known/oauth-protected-resource')) {
+      return json(protectedResourceMetadata(request, services));
+    }
+
+    const mcpMatch = /^\/mcp(?:\/([a-z]+))?$/.exec(path);
+    const restMatch = /^\/v1\/tools\/([A-Za-z0-9_]+)$/.exec(path);
+    if (!mcpMatch && !restMatch) return json({ error: 'not found', path }, 404);
+    if (request.method !== 'POST') {
+      return new Response(JSON.stringify({ error: 'Method not allowed. This endpoint is stateless: POST JSON-RPC or tool input.' }), {
+        status: 405,
+        headers: { allow: 'POST', 'content-type': 'application/json' },
+      });
+    }
+
+    let principal: Principal;
+    try {
+      principal = await services.authenticator.authenticate(request.headers.get('authorization'));
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+      return errorJson(error, ulid(), traceId, {
+        'www-authenticate': `Bearer resource_metadata="${baseUrl(request, services)}/.well-known/oauth-protected-resource"`,
+      });
+    }
+
+    if (restMatch) {
+      return handleRestCall({ request, toolName: restMatch[1]!, registry: all.registry, services, principal, traceId });
+    }
+    const domain = mcpMatch![1];
+    const endpoint = domain ? byDomain.get(domain) : all;
+    if (!endpoint) return json({ error: `unknown domain "${domain}"`, domains: [...byDomain.keys()] }, 404);
+    const extra: McpAuthExtra = { principal, traceId };
+    return endpoint.mcp.fetch(request, {
+      authInfo: {
+        // The raw token never travels past authentication.
+        token: '',
+        clientId: principal.kind === 'user' ? principal.userId : 'anonymous',
+        scopes: principal.kind === 'user' ? [...principal.permissions] : [],
+        extra: extra as unknown as Record<string, unknown>,
+      },
+    });
+  };
+}
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function baseUrl(request: Request, services: Services): string {
+  return services.config.publicBaseUrl ?? new URL(request.url).origin;
+}
+
+/** RFC 9728: where an MCP client learns which authorization server issues tokens for us. */
+function protectedResourceMetadata(request: Request, services: Services) {
+  const base = baseUrl(request, services);
+  return {
+    resource: `${base}/mcp`,
+    authorization_servers: services.config.jwt ? [services.config.jwt.issuer] : [],
+    bearer_methods_supported: ['header'],
+    scopes_supported: [...USER_PERMISSIONS],
+    resource_name: 'Tutor Nexus',
+    resource_documentation: `${base}/openapi.json`,
+  };
+}
+
+export type { Domain };

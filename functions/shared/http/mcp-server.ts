@@ -1,0 +1,83 @@
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
+import { ulid } from 'ulid';
+import { SERVICE_NAME, SERVICE_VERSION } from '../config.js';
+import type { Principal } from '../auth/principal.js';
+import type { Services } from '../services.js';
+import { invokeTool, type Invocation } from '../tools/invoke-tool.js';
+import { annotationsOf, jsonSchemasOf, metadataOf } from '../tools/json-schemas.js';
+import type { ToolRegistry } from '../tools/registry.js';
+
+const INSTRUCTIONS =
+  'Tutor Nexus: tutoring sessions, a BC course catalog, transfer-credit resolution and user settings. ' +
+  'Call tn_tools_list to discover tools by domain or tag. Course references look like "sfu:CMPT 120".';
+
+/** A fresh low-level server per HTTP request: stateless transports cannot be reused. */
+export function buildMcpServer(args: { registry: ToolRegistry; services: Services; principal: Principal; traceId: string }): Server {
+  const { registry, services, principal, traceId } = args;
+  const server = new Server({ name: SERVICE_NAME, version: SERVICE_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+
+  server.setRequestHandler('tools/list', async () => ({
+    tools: registry.getAll().map((definition) => {
+      const schemas = jsonSchemasOf(definition);
+      return {
+        name: registry.servedName(definition),
+        title: definition.title,
+        description: definition.description,
+        inputSchema: schemas.input as { type: 'object' },
+        outputSchema: schemas.output as { type: 'object' },
+        annotations: annotationsOf(definition),
+        _meta: { 'tutor-nexus/metadata': metadataOf(definition) },
+      };
+    }),
+  }));
+
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name, arguments: input } = request.params;
+    const definition = registry.get(name);
+    if (!definition) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    const invocation = await invokeTool(definition, input, {
+      toolName: name,
+      principal,
+      requestId: ulid(),
+      traceId,
+      services,
+      registry,
+      signal: ctx.mcpReq.signal,
+      reportProgress:
+        progressToken === undefined
+          ? undefined
+          : (update) => ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...update } }),
+    });
+    return server.projectCallToolResult(toCallToolResult(invocation), jsonSchemasOf(definition).output);
+  });
+
+  return server;
+}
+
+/** structuredContent is the output; the text repeats it as JSON with a one-line next step. */
+export function toCallToolResult(invocation: Invocation): CallToolResult {
+  if (invocation.ok) {
+    return {
+      content: [
+        { type: 'text', text: JSON.stringify(invocation.data) },
+        { type: 'text', text: invocation.nextStep },
+      ],
+      structuredContent: invocation.data as Record<string, unknown>,
+      _meta: {
+        agentHints: invocation.hints,
+        ...(invocation.instruction ? { instruction: invocation.instruction } : {}),
+        execution: invocation.meta,
+      },
+    };
+  }
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: JSON.stringify(invocation.error) },
+      { type: 'text', text: `Next: ${invocation.instruction}` },
+    ],
+    structuredContent: invocation.error,
+    _meta: { instruction: invocation.instruction, execution: invocation.meta },
+  };
+}

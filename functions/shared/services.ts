@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import type { AppConfig } from './config.js';
+import { createAuthenticator, type Authenticator, type LocalToken } from './auth/authenticator.js';
+import { KmsDataKeyProvider, LocalDataKeyProvider, loadOrCreateMasterKey, type DataKeyProvider } from './crypto/data-keys.js';
+import { createStore, type Store } from './store/dynamo-client.js';
+import { CursorCodec } from './tools/pagination.js';
+import { ResultCache } from './tools/result-cache.js';
+
+/** Long-lived clients shared by every request of a warm process. */
+export interface Services {
+  config: AppConfig;
+  store: Store;
+  dataKeys: DataKeyProvider;
+  cursors: CursorCodec;
+  authenticator: Authenticator;
+  cache: ResultCache;
+  now(): Date;
+}
+
+export async function createServices(config: AppConfig, options: { localTokens?: LocalToken[]; now?: () => Date } = {}): Promise<Services> {
+  const store = createStore(config);
+  let dataKeys: DataKeyProvider;
+  let cursorSecret: Buffer;
+  if (config.runtime === 'aws') {
+    if (!config.kmsKeyId) throw new Error('TN_KMS_KEY_ID is required in AWS');
+    if (!config.cursorSecret) throw new Error('TN_CURSOR_SECRET is required in AWS');
+    dataKeys = new KmsDataKeyProvider(config.kmsKeyId);
+    cursorSecret = Buffer.from(config.cursorSecret);
+  } else {
+    const masterKey = await loadOrCreateMasterKey(config.dataDir);
+    dataKeys = new LocalDataKeyProvider(masterKey);
+    // Derived, not reused: the cursor key can never decrypt anything.
+    cursorSecret = config.cursorSecret ? Buffer.from(config.cursorSecret) : createHash('sha256').update('cursor-signing').update(masterKey).digest();
+  }
+  const now = options.now ?? (() => new Date());
+  return {
+    config,
+    store,
+    dataKeys,
+    cursors: new CursorCodec(cursorSecret),
+    authenticator: createAuthenticator({ config, store, localTokens: options.localTokens, now }),
+    cache: new ResultCache(),
+    now,
+  };
+}

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'UNPROCESSABLE_ENTITY',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+export const QuotaLimitSchema = z.object({
+  current: z.number(),
+  max: z.number(),
+  window: z.string(),
+});
+
+export const FieldIssueSchema = z.object({
+  field: z.string().describe('Dotted path of the failing input field; "(root)" for the whole input'),
+  message: z.string(),
+  code: z.string().optional(),
+});
+export type FieldIssue = z.infer<typeof FieldIssueSchema>;
+
+export const ErrorDetailSchema = z.object({
+  reason: z.string().optional(),
+  retryAfter: z.number().optional(),
+  limit: QuotaLimitSchema.optional(),
+  fields: z.array(FieldIssueSchema).optional(),
+  hints: z.array(z.string()).optional(),
+});
+
+export const ErrorResponseSchema = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  details: ErrorDetailSchema.optional(),
+  requestId: z.string(),
+});
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+export type ErrorDetails = z.infer<typeof ErrorDetailSchema>;
+
+export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  UNPROCESSABLE_ENTITY: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+/** What the agent should do next, per code (seed 002's `instruction`). */
+const DEFAULT_INSTRUCTION: Record<ErrorCode, string> = {
+  BAD_REQUEST: 'Fix the fields named in details.fields and call the tool again.',
+  UNAUTHORIZED: 'Ask the user to sign in or supply a valid bearer token, then retry.',
+  FORBIDDEN: 'The token lacks the permission this tool needs; tell the user instead of retrying.',
+  NOT_FOUND: 'Verify the identifier; do not retry with the same value.',
+  CONFLICT: 'Use a new clientEventId or re-read the current state before retrying.',
+  UNPROCESSABLE_ENTITY: 'The input is well-formed but not acceptable; explain details.reason to the user.',
+  RATE_LIMITED: 'Wait details.retryAfter seconds before retrying; tell the user about the limit.',
+  INTERNAL_ERROR: 'Retry once later; if it persists, report the requestId to the operator.',
+  SERVICE_UNAVAILABLE: 'A dependency is temporarily unavailable; retry after a short wait.',
+};
+
+/** The one domain error type. Everything a tool throws deliberately is a ToolError. */
+export class ToolError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetails;
+  readonly instruction?: string;
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails, instruction?: string) {
+    super(message);
+    this.name = 'ToolError';
+    this.code = code;
+    this.details = details;
+    this.instruction = instruction;
+  }
+
+  static badRequest(message: string, fields?: FieldIssue[]): ToolError {
+    return new ToolError('BAD_REQUEST', message, fields ? { fields } : undefined);
+  }
+  static notFound(message: string, hints?: string[]): ToolError {
+    return new ToolError('NOT_FOUND', message, hints?.length ? { hints } : undefined);
+  }
+  static unprocessable(message: string, reason?: string): ToolError {
+    return new ToolError('UNPROCESSABLE_ENTITY', message, reason ? { reason } : undefined);
+  }
+}
+
+export interface MappedError {
+  response: ErrorResponse;
+  status: number;
+  instruction: string;
+  /** True when the error was not a ToolError: the caller must log it, callers never see its detail. */
+  unexpected: boolean;
+}
+
+/** The one place any thrown value becomes an ErrorResponse. */
+export function mapError(error: unknown, requestId: string): MappedError {
+  if (error instanceof ToolError) {
+    return {
+      response: {
+        code: error.code,
+        message: error.message,
+        ...(error.details ? { details: error.details } : {}),
+        requestId,
+      },
+      status: HTTP_STATUS_BY_CODE[error.code],
+      instruction: error.instruction ?? DEFAULT_INSTRUCTION[error.code],
+      unexpected: false,
+    };
+  }
+  return {
+    response: {
+      code: 'INTERNAL_ERROR',
+      message: 'The server failed to complete the request.',
+      requestId,
+    },
+    status: 500,
+    instruction: DEFAULT_INSTRUCTION.INTERNAL_ERROR,
+    unexpected: true,
+  };
+}
+
+/** Turns zod issues into named fields, so a caller knows exactly what to fix. */
+export function fieldIssuesFromZod(error: z.ZodError): FieldIssue[] {
+  return error.issues.flatMap((issue) => {
+    const base = issue.path.map(String);
+    // An unknown key is a problem with that key, so name it rather than its parent object.
+    const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...base, key]) : [base];
+    return paths.map((path) => ({ field: path.length ? path.join('.') : '(root)', message: issue.message, code: issue.code }));
+  });
+}
+
+export function validationError(error: z.ZodError): ToolError {
+  const fields = fieldIssuesFromZod(error);
+  const names = [...new Set(fields.map((f) => f.field))].join(', ');
+  return ToolError.badRequest(`Invalid input: ${names}`, fields);
+}

@@ -1,0 +1,181 @@
+import { SERVICE_VERSION } from '../config.js';
+import { recordToolCall, requestLogger } from '../observability.js';
+import type { Principal } from '../auth/principal.js';
+import type { Services } from '../services.js';
+import { consumeQuota, quotaWindow } from '../store/quota-counter.js';
+import { AgentHintsSchema, buildAgentHints, type AgentHints } from './agent-hints.js';
+import type { AnyToolDefinition } from './define-tool.js';
+import { mapError, ToolError, validationError, type ErrorResponse } from './errors.js';
+import type { ProgressUpdate } from './tool-context.js';
+import type { ToolRegistry } from './registry.js';
+
+export interface ExecutionMeta {
+  toolVersion: string;
+  serviceVersion: string;
+  timestamp: string;
+  executionTime: number;
+  requestId: string;
+  traceId: string;
+  cached: boolean;
+}
+
+export type Invocation =
+  | { ok: true; data: unknown; hints: AgentHints; instruction?: string; nextStep: string; meta: ExecutionMeta }
+  | { ok: false; error: ErrorResponse; status: number; instruction: string; meta: ExecutionMeta };
+
+export interface InvocationRequest {
+  toolName: string;
+  principal: Principal;
+  requestId: string;
+  traceId: string;
+  services: Services;
+  registry: ToolRegistry;
+  signal?: AbortSignal;
+  reportProgress?: (update: ProgressUpdate) => Promise<void>;
+}
+
+const DEADLINE_MS = { fast: 10_000, medium: 30_000, slow: 120_000 } as const;
+
+/**
+ * The one path every call takes, whether it arrived over MCP or REST: authenticate, check
+ * permissions, validate, rate-limit, serve from cache or run, validate the output, log and measure.
+ */
+export async function invokeTool(definition: AnyToolDefinition, rawInput: unknown, request: InvocationRequest): Promise<Invocation> {
+  const started = performance.now();
+  const timestamp = request.services.now();
+  const log = requestLogger({ requestId: request.requestId, traceId: request.traceId, tool: request.toolName });
+  let cached = false;
+  const meta = (): ExecutionMeta => ({
+    toolVersion: definition.version,
+    serviceVersion: SERVICE_VERSION,
+    timestamp: timestamp.toISOString(),
+    executionTime: Math.round((performance.now() - started) * 100) / 100,
+    requestId: request.requestId,
+    traceId: request.traceId,
+    cached,
+  });
+
+  try {
+    authorize(definition, request.principal);
+    const parsed = definition.input.safeParse(rawInput ?? {});
+    if (!parsed.success) throw validationError(parsed.error);
+    const input = parsed.data;
+    await enforceRateLimit(definition, request);
+
+    const cacheKey = definition.cacheable ? cacheKeyFor(request.toolName, input, request.principal) : undefined;
+    let outcome = cacheKey ? request.services.cache.get<Awaited<ReturnType<AnyToolDefinition['handler']>>>(cacheKey) : undefined;
+    cached = outcome !== undefined;
+    if (!outcome) {
+      outcome = await runWithDeadline(definition, input, request, log);
+      const output = definition.output.safeParse(outcome.data);
+      if (!output.success) {
+        log.error('Tool output failed its own schema', { issues: output.error.issues.slice(0, 5) });
+        throw new Error('output schema violation');
+      }
+      outcome = { ...outcome, data: output.data };
+      if (cacheKey) request.services.cache.set(cacheKey, outcome, definition.cacheTTL ?? 60);
+    }
+    const hints = AgentHintsSchema.parse(buildAgentHints(outcome.hints));
+    const result = {
+      ok: true as const,
+      data: outcome.data,
+      hints,
+      ...(outcome.instruction ? { instruction: outcome.instruction } : {}),
+      nextStep: outcome.nextStep ?? defaultNextStep(hints),
+      meta: meta(),
+    };
+    log.info('tool call', { outcome: 'success', executionTime: result.meta.executionTime, cached });
+    recordToolCall({ tool: request.toolName, durationMs: result.meta.executionTime, outcome: 'success', cached });
+    return result;
+  } catch (error) {
+    const mapped = mapError(error, request.requestId);
+    const m = meta();
+    if (mapped.unexpected) {
+      log.error('tool call failed unexpectedly', { error: describeUnexpected(error), executionTime: m.executionTime });
+    } else {
+      log.info('tool call', { outcome: 'error', code: mapped.response.code, executionTime: m.executionTime });
+    }
+    recordToolCall({ tool: request.toolName, durationMs: m.executionTime, outcome: 'error', errorCode: mapped.response.code, cached });
+    return { ok: false, error: mapped.response, status: mapped.status, instruction: mapped.instruction, meta: m };
+  }
+}
+
+function authorize(definition: AnyToolDefinition, principal: Principal): void {
+  if (definition.access === 'public') return;
+  if (principal.kind !== 'user') {
+    throw new ToolError('UNAUTHORIZED', 'This tool needs a signed-in user: send an Authorization: Bearer <token> header.');
+  }
+  const missing = definition.permissions.filter((permission) => !principal.permissions.has(permission));
+  if (missing.length) {
+    throw new ToolError('FORBIDDEN', `The token lacks the permission${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`, {
+      reason: `missing ${missing.join(', ')}`,
+    });
+  }
+}
+
+async function enforceRateLimit(definition: AnyToolDefinition, request: InvocationRequest): Promise<void> {
+  if (!definition.rateLimit || request.principal.kind !== 'user') return;
+  const now = request.services.now();
+  const window = quotaWindow(definition.rateLimit.windowMs, now);
+  const result = await consumeQuota(request.services.store, {
+    userId: request.principal.userId,
+    kind: `tool:${definition.name}`,
+    max: definition.rateLimit.maxCalls,
+    window,
+  });
+  if (!result.admitted) {
+    throw new ToolError('RATE_LIMITED', `Rate limit for ${request.toolName} exceeded`, {
+      reason: `${result.current}/${result.max} calls in the current ${window.label} window`,
+      retryAfter: Math.max(1, Math.ceil((window.endsAt.getTime() - now.getTime()) / 1000)),
+      limit: { current: result.current, max: result.max, window: window.label },
+    });
+  }
+}
+
+async function runWithDeadline(
+  definition: AnyToolDefinition,
+  input: unknown,
+  request: InvocationRequest,
+  log: ReturnType<typeof requestLogger>,
+) {
+  const deadline = AbortSignal.timeout(DEADLINE_MS[definition.responseTime as keyof typeof DEADLINE_MS]);
+  const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
+  let fail: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    fail = () => reject(new ToolError('SERVICE_UNAVAILABLE', 'The call did not finish before its deadline.'));
+    if (signal.aborted) fail();
+    signal.addEventListener('abort', fail, { once: true });
+  });
+  const run = definition.handler(input, {
+    toolName: request.toolName,
+    requestId: request.requestId,
+    traceId: request.traceId,
+    principal: request.principal,
+    services: request.services,
+    registry: request.registry,
+    logger: log,
+    signal,
+    now: request.services.now,
+    reportProgress: request.reportProgress,
+  });
+  try {
+    return await Promise.race([run, aborted]);
+  } finally {
+    signal.removeEventListener('abort', fail);
+  }
+}
+
+function cacheKeyFor(toolName: string, input: unknown, principal: Principal): string {
+  return JSON.stringify([toolName, principal.kind === 'user' ? principal.userId : '', input]);
+}
+
+function defaultNextStep(hints: AgentHints): string {
+  const first = hints.suggestedNextActions[0];
+  if (!first) return 'Next: answer the user from this result.';
+  return `Next: ${first.description ?? first.action}${first.tool ? ` (${first.tool})` : ''}.`;
+}
+
+function describeUnexpected(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
+  return { value: String(error) };
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { AnyToolDefinition } from './define-tool.js';
+
+export interface ToolJsonSchemas {
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+}
+
+// Definitions live for the life of the process, so their JSON Schemas are computed once.
+const memo = new WeakMap<AnyToolDefinition, ToolJsonSchemas>();
+
+export function jsonSchemasOf(definition: AnyToolDefinition): ToolJsonSchemas {
+  let schemas = memo.get(definition);
+  if (!schemas) {
+    schemas = {
+      input: strip(z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' })),
+      output: strip(z.toJSONSchema(definition.output, { io: 'output', unrepresentable: 'any' })),
+    };
+    memo.set(definition, schemas);
+  }
+  return schemas;
+}
+
+function strip(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = schema;
+  return rest;
+}
+
+/** MCP annotations derive from seed 001's metadata, never set by hand. */
+export function annotationsOf(definition: AnyToolDefinition) {
+  return {
+    title: definition.title,
+    readOnlyHint: definition.category === 'query' || definition.category === 'analysis',
+    destructiveHint: Boolean(definition.destructive),
+    idempotentHint: definition.idempotent,
+    openWorldHint: Boolean(definition.openWorld),
+  };
+}
+
+/** Seed 001 metadata as published in tools/list `_meta`, the contract file and the docs. */
+export function metadataOf(definition: AnyToolDefinition) {
+  return {
+    domain: definition.domain,
+    version: definition.version,
+    category: definition.category,
+    access: definition.access,
+    permissions: definition.permissions,
+    responseTime: definition.responseTime,
+    cacheable: definition.cacheable,
+    ...(definition.cacheable ? { cacheTTL: definition.cacheTTL } : {}),
+    idempotent: definition.idempotent,
+    tags: definition.tags,
+    ...(definition.rateLimit ? { rateLimit: definition.rateLimit } : {}),
+    ...(definition.deprecated ? { deprecated: definition.deprecated } : {}),
+  };
+}

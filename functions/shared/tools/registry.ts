@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { AnyToolDefinition, Domain, ToolCategory } from './define-tool.js';
+
+const NAME_PATTERN = /^[a-z]+(_[a-z]+)+$/;
+
+/**
+ * Seed 001's registry, built per server instance from a list of definitions: nothing is registered
+ * at import time, so importing a tool module has no side effects.
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, AnyToolDefinition>();
+
+  constructor(
+    readonly prefix: string,
+    definitions: AnyToolDefinition[] = [],
+  ) {
+    for (const definition of definitions) this.register(definition);
+  }
+
+  register(definition: AnyToolDefinition): void {
+    const problems = ToolRegistry.validate(definition);
+    if (problems.length) throw new Error(`Tool ${definition.name} is invalid: ${problems.join('; ')}`);
+    const name = this.servedName(definition);
+    if (this.tools.has(name)) throw new Error(`Tool ${name} is registered twice`);
+    this.tools.set(name, definition);
+  }
+
+  servedName(definition: Pick<AnyToolDefinition, 'name'>): string {
+    return `${this.prefix}${definition.name}`;
+  }
+
+  get(servedName: string): AnyToolDefinition | undefined {
+    return this.tools.get(servedName);
+  }
+
+  getAll(): AnyToolDefinition[] {
+    return [...this.tools.values()];
+  }
+
+  getByCategory(category: ToolCategory): AnyToolDefinition[] {
+    return this.getAll().filter((tool) => tool.category === category);
+  }
+
+  getByTag(tag: string): AnyToolDefinition[] {
+    return this.getAll().filter((tool) => tool.tags.includes(tag));
+  }
+
+  getByDomain(domain: Domain): AnyToolDefinition[] {
+    return this.getAll().filter((tool) => tool.domain === domain);
+  }
+
+  /** Every rule of seeds 000-003 a definition can break; empty when it is valid. */
+  static validate(definition: AnyToolDefinition): string[] {
+    const problems: string[] = [];
+    if (!NAME_PATTERN.test(definition.name)) problems.push('name must be snake_case <domain>_<verb>');
+    if (!definition.name.startsWith(`${definition.domain}_`)) problems.push(`name must start with its domain "${definition.domain}_"`);
+    if (definition.description.length < 50) problems.push('description must be at least 50 characters');
+    if (!/use (it|this|when)|call (it|this)/i.test(definition.description)) problems.push('description must say when to use the tool');
+    if (!/returns?/i.test(definition.description)) problems.push('description must say what it returns');
+    if (!/^\d+\.\d+\.\d+$/.test(definition.version)) problems.push('version must be semver');
+    if (!(definition.input instanceof z.ZodObject)) problems.push('input must be a zod object');
+    if (definition.cacheable && !(definition.cacheTTL && definition.cacheTTL > 0)) problems.push('cacheable tools need a positive cacheTTL');
+    if (definition.category === 'mutation' && definition.cacheable) problems.push('mutations must not be cacheable');
+    if (definition.tags.length === 0) problems.push('at least one tag');
+    if (definition.examples.length === 0) problems.push('at least one example');
+    if (definition.access === 'user' && definition.permissions.length === 0) problems.push('user tools must name their permissions');
+    for (const permission of definition.permissions) {
+      if (!/^[a-z]+:[a-z]+$/.test(permission)) problems.push(`permission "${permission}" must be resource:action`);
+    }
+    if (definition.input instanceof z.ZodObject) {
+      for (const [field, schema] of Object.entries(definition.input.shape as Record<string, z.ZodType>)) {
+        if (!schema.description) problems.push(`input field "${field}" needs a description`);
+      }
+      if (definition.destructive && !hasConfirmationLiteral(definition.input)) {
+        problems.push('destructive tools need a required `confirm` literal');
+      }
+    }
+    for (const [index, example] of definition.examples.entries()) {
+      const parsed = definition.input.safeParse(example.input);
+      if (example.expect !== 'BAD_REQUEST' && !parsed.success) problems.push(`example ${index} input does not validate`);
+      if (example.output !== undefined && !definition.output.safeParse(example.output).success) {
+        problems.push(`example ${index} output does not validate`);
+      }
+    }
+    return problems;
+  }
+}
+
+function hasConfirmationLiteral(input: z.ZodObject): boolean {
+  const confirm = (input.shape as Record<string, z.ZodType>).confirm;
+  return confirm instanceof z.ZodLiteral;
+}

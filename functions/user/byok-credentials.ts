@@ -1,0 +1,187 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { z } from 'zod';
+import type { DataKeyProvider } from '../shared/crypto/data-keys.js';
+import { EnvelopeSchema, sealSecret } from '../shared/crypto/envelope.js';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { ENTITY, keys, userPk } from '../shared/store/keys.js';
+import { ToolError } from '../shared/tools/errors.js';
+
+export const PROVIDERS = ['openai', 'anthropic', 'openai-compatible'] as const;
+export const ProviderSchema = z.enum(PROVIDERS);
+export type Provider = z.infer<typeof ProviderSchema>;
+
+/** What callers ever see of a credential: never the key, only its last four characters. */
+export const CredentialSummarySchema = z.object({
+  credentialId: z.ulid(),
+  provider: ProviderSchema,
+  label: z.string(),
+  last4: z.string().length(4),
+  baseUrl: z.string().optional(),
+  model: z.string().optional(),
+  createdAt: z.iso.datetime(),
+});
+export type CredentialSummary = z.infer<typeof CredentialSummarySchema>;
+
+const KEY_FORMATS: Record<Provider, { pattern: RegExp; expected: string }> = {
+  openai: { pattern: /^sk-[A-Za-z0-9_-]{20,}$/, expected: 'an OpenAI key starting with "sk-"' },
+  anthropic: { pattern: /^sk-ant-[A-Za-z0-9_-]{20,}$/, expected: 'an Anthropic key starting with "sk-ant-"' },
+  'openai-compatible': { pattern: /^\S{8,}$/, expected: 'at least 8 characters without spaces' },
+};
+
+/** Format check per provider. Messages describe the expected shape and never echo the key. */
+export function checkKeyFormat(provider: Provider, apiKey: string): void {
+  const format = KEY_FORMATS[provider];
+  const mismatch = (message: string) => ToolError.badRequest(message, [{ field: 'apiKey', message }]);
+  if (provider === 'openai' && apiKey.startsWith('sk-ant-')) {
+    throw mismatch('apiKey looks like an Anthropic key; use provider "anthropic"');
+  }
+  if (!format.pattern.test(apiKey)) throw mismatch(`apiKey must be ${format.expected}`);
+}
+
+export async function addCredential(
+  deps: { store: Store; dataKeys: DataKeyProvider },
+  args: { userId: string; provider: Provider; apiKey: string; label: string; baseUrl?: string; model?: string; maxCredentials: number; now: Date },
+): Promise<CredentialSummary> {
+  const existing = await countCredentials(deps.store, args.userId);
+  if (existing >= args.maxCredentials) {
+    throw ToolError.unprocessable(
+      `You already have ${existing} BYOK credentials, the most your plan allows.`,
+      `limit ${args.maxCredentials}; delete one with tn_user_byok_delete first`,
+    );
+  }
+  const credentialId = ulid(args.now.getTime());
+  const envelope = await sealSecret(deps.dataKeys, args.apiKey, { userId: args.userId, credentialId });
+  const summary: CredentialSummary = {
+    credentialId,
+    provider: args.provider,
+    label: args.label,
+    last4: args.apiKey.slice(-4),
+    ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
+    ...(args.model ? { model: args.model } : {}),
+    createdAt: args.now.toISOString(),
+  };
+  await deps.store.doc.send(
+    new PutCommand({
+      TableName: deps.store.tableName,
+      Item: { ...keys.byokCredential(args.userId, credentialId), entity: ENTITY.byokCredential, ...summary, envelope },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+  return summary;
+}
+
+async function countCredentials(store: Store, userId: string): Promise<number> {
+  const result = await store.doc.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': keys.byokPrefix },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    }),
+  );
+  return result.Count ?? 0;
+}
+
+export interface CredentialPage {
+  items: CredentialSummary[];
+  lastKey?: Record<string, unknown>;
+  totalCount: number;
+}
+
+export async function listCredentials(store: Store, args: { userId: string; limit: number; startKey?: Record<string, unknown> }): Promise<CredentialPage> {
+  const [page, totalCount] = await Promise.all([
+    store.doc.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': userPk(args.userId), ':prefix': keys.byokPrefix },
+        // One extra item tells whether another page exists, so hasMore is never a false promise.
+        Limit: args.limit + 1,
+        ExclusiveStartKey: args.startKey,
+        ConsistentRead: true,
+      }),
+    ),
+    countCredentials(store, args.userId),
+  ]);
+  const items = page.Items ?? [];
+  const last = items.length > args.limit ? items[args.limit - 1] : undefined;
+  return {
+    items: items.slice(0, args.limit).map(toSummary),
+    ...(last ? { lastKey: { PK: last.PK, SK: last.SK } } : {}),
+    totalCount,
+  };
+}
+
+export function toSummary(item: Record<string, unknown>): CredentialSummary {
+  return CredentialSummarySchema.parse({
+    credentialId: item.credentialId,
+    provider: item.provider,
+    label: item.label,
+    last4: item.last4,
+    ...(item.baseUrl ? { baseUrl: item.baseUrl } : {}),
+    ...(item.model ? { model: item.model } : {}),
+    createdAt: item.createdAt,
+  });
+}
+
+/** Stored items are validated on read so a corrupted envelope is noticed, not silently used. */
+export const StoredCredentialSchema = CredentialSummarySchema.extend({ envelope: EnvelopeSchema });
+
+/**
+ * Deletes the credential and, in the same transaction, clears it as the default credential when it
+ * is one, so preferences never point at a key that no longer exists.
+ */
+export async function deleteCredential(store: Store, args: { userId: string; credentialId: string; now: Date }, attempt = 1): Promise<void> {
+  const preferences = await store.doc.send(
+    new GetCommand({ TableName: store.tableName, Key: keys.preferences(args.userId), ConsistentRead: true }),
+  );
+  const isDefault = preferences.Item?.defaultCredentialId === args.credentialId;
+  try {
+    await store.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: store.tableName,
+              Key: keys.byokCredential(args.userId, args.credentialId),
+              ConditionExpression: 'attribute_exists(PK)',
+            },
+          },
+          ...(isDefault
+            ? [
+                {
+                  Update: {
+                    TableName: store.tableName,
+                    Key: keys.preferences(args.userId),
+                    UpdateExpression: 'SET #updatedAt = :now REMOVE #default',
+                    ConditionExpression: '#default = :credentialId',
+                    ExpressionAttributeNames: { '#default': 'defaultCredentialId', '#updatedAt': 'updatedAt' },
+                    ExpressionAttributeValues: { ':credentialId': args.credentialId, ':now': args.now.toISOString() },
+                  },
+                },
+              ]
+            : []),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const [deleteReason, preferencesReason] = error.CancellationReasons ?? [];
+    if (deleteReason?.Code === 'ConditionalCheckFailed') {
+      throw ToolError.notFound(`No BYOK credential ${args.credentialId}.`, ['List your credentials with tn_user_byok_list.']);
+    }
+    // The default changed between our read and the write: decide again with fresh preferences.
+    if (preferencesReason?.Code === 'ConditionalCheckFailed' && attempt < 3) return deleteCredential(store, args, attempt + 1);
+    throw error;
+  }
+}
+
+export async function findCredential(store: Store, userId: string, credentialId: string): Promise<CredentialSummary | undefined> {
+  const result = await store.doc.send(
+    new GetCommand({ TableName: store.tableName, Key: keys.byokCredential(userId, credentialId), ConsistentRead: true }),
+  );
+  return result.Item ? toSummary(result.Item) : undefined;
+}

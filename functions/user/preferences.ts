@@ -1,0 +1,106 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { findInstitution } from '../shared/catalog/institutions.js';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { ENTITY, keys } from '../shared/store/keys.js';
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Each field with its description; used for both the stored shape and the partial update. */
+export const preferenceFields = {
+  tutoringStyle: z
+    .enum(['socratic', 'direct', 'balanced'])
+    .describe('How the tutor teaches: socratic (hints and questions first), direct (explain), or balanced'),
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 language tag such as "en" or "fr-CA"')
+    .describe('Language the tutor answers in, as a BCP 47 tag, e.g. "en" or "fr-CA"'),
+  voice: z.enum(['off', 'neutral', 'warm', 'energetic']).describe('Voice for spoken answers, or "off"'),
+  theme: z.enum(['system', 'light', 'dark']).describe('Colour theme of the web app and CLI'),
+  responseLength: z.enum(['brief', 'standard', 'detailed']).describe('How long tutor answers should be'),
+  defaultCredentialId: z.ulid().describe('BYOK credential used by default for tutoring (a credentialId from tn_user_byok_list)'),
+  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as "America/Vancouver"').describe('IANA time zone, e.g. "America/Vancouver"'),
+  defaultInstitution: z
+    .string()
+    .refine((value) => findInstitution(value) !== undefined, 'must be a known institution slug such as "sfu" or "langara"')
+    .transform((value) => findInstitution(value)!.id)
+    .describe('Institution assumed when a course reference omits one, e.g. "sfu"'),
+};
+
+export const PreferencesSchema = z.object({
+  tutoringStyle: preferenceFields.tutoringStyle,
+  language: preferenceFields.language,
+  voice: preferenceFields.voice,
+  theme: preferenceFields.theme,
+  responseLength: preferenceFields.responseLength,
+  defaultCredentialId: preferenceFields.defaultCredentialId.nullable(),
+  timezone: preferenceFields.timezone,
+  defaultInstitution: preferenceFields.defaultInstitution.nullable(),
+  updatedAt: z.iso.datetime().nullable().describe('When preferences were last changed; null if never'),
+});
+export type Preferences = z.infer<typeof PreferencesSchema>;
+export type PreferencesPatch = Partial<{ [K in keyof typeof preferenceFields]: z.output<(typeof preferenceFields)[K]> | null }>;
+
+export const DEFAULT_PREFERENCES: Preferences = {
+  tutoringStyle: 'socratic',
+  language: 'en',
+  voice: 'off',
+  theme: 'system',
+  responseLength: 'standard',
+  defaultCredentialId: null,
+  timezone: 'America/Vancouver',
+  defaultInstitution: null,
+  updatedAt: null,
+};
+
+const STORED_FIELDS = Object.keys(preferenceFields) as (keyof typeof preferenceFields)[];
+
+function fromItem(item: Record<string, unknown> | undefined): Preferences {
+  const merged: Record<string, unknown> = { ...DEFAULT_PREFERENCES };
+  for (const field of [...STORED_FIELDS, 'updatedAt' as const]) {
+    if (item?.[field] !== undefined) merged[field] = item[field];
+  }
+  return merged as Preferences;
+}
+
+export async function getPreferences(store: Store, userId: string): Promise<Preferences> {
+  const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: keys.preferences(userId), ConsistentRead: true }));
+  return fromItem(result.Item);
+}
+
+/** Partial merge in one UpdateItem: named fields are set (or removed when null), others untouched. */
+export async function mergePreferences(store: Store, userId: string, patch: PreferencesPatch, now: Date): Promise<Preferences> {
+  const names: Record<string, string> = { '#entity': 'entity', '#updatedAt': 'updatedAt' };
+  const values: Record<string, unknown> = { ':entity': ENTITY.preferences, ':updatedAt': now.toISOString() };
+  const sets = ['#entity = :entity', '#updatedAt = :updatedAt'];
+  const removes: string[] = [];
+  for (const field of STORED_FIELDS) {
+    const value = patch[field];
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    if (value === null) {
+      removes.push(`#${field}`);
+    } else {
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    }
+  }
+  const result = await store.doc.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: keys.preferences(userId),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return fromItem(result.Attributes);
+}

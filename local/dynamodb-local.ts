@@ -1,0 +1,211 @@
+// Obtains and runs AWS's DynamoDB Local (a Java jar) for the local server and tests.
+// The jar comes from the amplify-dynamodb-simulator npm package so that fetching it reuses
+// npm's registry, proxy and cache settings instead of adding a second download channel.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+const SIMULATOR_VERSION = '2.9.30'; // bundles DynamoDB Local 1.25.1
+const MARKER = '.complete';
+const MIN_JAVA = 17;
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 5_000;
+const TAIL_LINES = 50;
+
+export interface DynamoDbLocalOptions {
+  /** Persist tables in this directory (created if missing). Ignored by `inMemory`. */
+  dataDir?: string;
+  /** Keep everything in memory; the default when no `dataDir` is given. */
+  inMemory?: boolean;
+  /** Fixed port; a free one is picked when omitted. */
+  port?: number;
+  /** Host name used in the returned endpoint. The jar itself always binds all interfaces. */
+  host?: string;
+}
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+const NO_JAVA_HINT =
+  'Install it (Debian: apt-get install openjdk-17-jre-headless) or set TN_DYNAMODB_ENDPOINT to use an existing DynamoDB.';
+
+let javaMajor: number | undefined;
+
+export async function checkJava(): Promise<number> {
+  if (javaMajor !== undefined) return javaMajor;
+  let banner: string;
+  try {
+    // `java -version` prints to stderr, by long-standing convention.
+    const { stdout, stderr } = await execFileAsync('java', ['-version']);
+    banner = `${stderr}\n${stdout}`;
+  } catch {
+    throw new Error(`DynamoDB Local needs Java ${MIN_JAVA} or newer; none found on PATH. ${NO_JAVA_HINT}`);
+  }
+  // Old JDKs report "1.8.0_x" (major 8); modern ones "17.0.15" or just "21".
+  const m = /version "(\d+)(?:\.(\d+))?/.exec(banner);
+  const first = Number(m?.[1]);
+  const major = first === 1 ? Number(m?.[2]) : first;
+  if (!Number.isFinite(major) || major < MIN_JAVA) {
+    const found = m ? `found Java ${major}` : `could not parse: ${banner.trim().split('\n')[0]}`;
+    throw new Error(`DynamoDB Local needs Java ${MIN_JAVA} or newer (${found}). ${NO_JAVA_HINT}`);
+  }
+  return (javaMajor = major);
+}
+
+export async function ensureDynamoDbLocalInstalled(): Promise<string> {
+  const root = process.env.TN_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'tutor-nexus');
+  const finalDir = path.join(root, `dynamodb-local-${SIMULATOR_VERSION}`);
+  const marker = path.join(finalDir, MARKER);
+  if (existsSync(marker)) return finalDir;
+  await fs.mkdir(root, { recursive: true });
+  // Work inside the cache root so the final rename never crosses file systems.
+  const work = await fs.mkdtemp(path.join(root, `.dynamodb-local-${SIMULATOR_VERSION}-`));
+  try {
+    const spec = `amplify-dynamodb-simulator@${SIMULATOR_VERSION}`;
+    // cwd=work keeps the project's .npmrc/workspaces out of it; pack never installs deps.
+    await execFileAsync('npm', ['pack', spec, '--pack-destination', work, '--silent'], { cwd: work }).catch((err: { stderr?: string; message: string }) => {
+      throw new Error(`Could not download ${spec} with npm pack: ${err.stderr?.trim() || err.message}`);
+    });
+    const tarball = (await fs.readdir(work)).find((f) => f.endsWith('.tgz'));
+    if (!tarball) throw new Error(`npm pack ${spec} produced no tarball`);
+    const staging = path.join(work, 'emulator');
+    await fs.mkdir(staging);
+    await execFileAsync('tar', ['-xzf', path.join(work, tarball), '-C', staging, '--strip-components=2', 'package/emulator/']);
+    await fs.rm(path.join(work, tarball));
+    if (!existsSync(path.join(staging, 'DynamoDBLocal.jar'))) throw new Error(`${spec} did not contain emulator/DynamoDBLocal.jar`);
+    await fs.writeFile(path.join(staging, MARKER), `${new Date().toISOString()}\n`);
+    try {
+      await fs.rename(staging, finalDir);
+    } catch {
+      // Usually another process won the race, and its copy is as good as ours. Installs
+      // appear atomically with the marker inside, so a dir without one is stray debris.
+      if (!existsSync(marker)) {
+        await fs.rm(finalDir, { recursive: true, force: true });
+        await fs.rename(staging, finalDir);
+      }
+    }
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+  }
+  return finalDir;
+}
+
+// Children still running when this process exits; killed synchronously on 'exit'
+// because nothing async can run there and an orphaned JVM would hold its port forever.
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // SIGKILL: we cannot wait for a graceful stop here, and SQLite commits per request anyway.
+  process.on('exit', () => liveChildren.forEach((c) => c.kill('SIGKILL')));
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function tcpOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect({ port, host: '127.0.0.1' });
+    sock.setTimeout(1_000);
+    sock.once('connect', () => (sock.destroy(), resolve(true)));
+    sock.once('timeout', () => (sock.destroy(), resolve(false)));
+    sock.once('error', () => resolve(false));
+  });
+}
+
+// An open port alone doesn't prove the server is handling requests, so require an HTTP answer.
+// Unsigned requests get a 400 MissingAuthenticationToken, which proves the server is up.
+function httpReady(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/', method: 'POST', agent: false, timeout: 2_000,
+        headers: { 'X-Amz-Target': 'DynamoDB_20120810.ListTables', 'Content-Type': 'application/x-amz-json-1.0' } },
+      (res) => (res.resume(), resolve((res.statusCode ?? 500) < 500)),
+    );
+    req.once('timeout', () => req.destroy());
+    req.once('error', () => resolve(false));
+    req.end('{}');
+  });
+}
+
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  await checkJava();
+  const emulator = await ensureDynamoDbLocalInstalled();
+  const port = options.port ?? (await freePort());
+  // Otherwise a server already on the port would answer our probes and mask the JVM's bind failure.
+  if (options.port !== undefined && (await tcpOpen(port))) throw new Error(`Port ${port} is already in use; cannot start DynamoDB Local there.`);
+  const storage = options.inMemory || !options.dataDir ? ['-inMemory'] : ['-dbPath', path.resolve(options.dataDir)];
+  if (storage[0] === '-dbPath') await fs.mkdir(storage[1]!, { recursive: true });
+  // -disableTelemetry is in this jar's -help, but 1.25.1 parses it and never reads it; the
+  // Pinpoint call at startup is really gated by DDB_LOCAL_TELEMETRY=0, so set both.
+  const args = [`-Djava.library.path=${path.join(emulator, 'DynamoDBLocal_lib')}`, '-jar', path.join(emulator, 'DynamoDBLocal.jar'),
+    '-port', String(port), '-sharedDb', '-disableTelemetry', ...storage];
+
+  installExitHook();
+  // Not detached: staying in our process group lets a terminal Ctrl-C reach the JVM too.
+  const child = spawn('java', args, {
+    cwd: emulator, // keeps files the jar writes to its cwd (telemetry metadata) out of the caller's dir
+    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  liveChildren.add(child);
+  const tail: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (line) => {
+      tail.push(line);
+      if (tail.length > TAIL_LINES) tail.shift();
+    });
+  }
+  let exitReason: string | undefined;
+  const exited = new Promise<void>((resolve) => {
+    const done = (reason: string) => {
+      exitReason ??= reason;
+      liveChildren.delete(child);
+      resolve();
+    };
+    child.once('exit', (code, signal) => done(signal ? `killed by ${signal}` : `exit code ${code}`));
+    child.once('error', (err) => done(`spawn failed: ${err.message}`));
+  });
+
+  const stop = async (): Promise<void> => {
+    if (!liveChildren.has(child)) return exited;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const output = () => (tail.length ? `\n--- last output ---\n${tail.join('\n')}` : ' (no output)');
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (exitReason) throw new Error(`DynamoDB Local exited before becoming ready (${exitReason}).${output()}`);
+    if ((await tcpOpen(port)) && (await httpReady(port))) break;
+    if (exitReason) continue; // report the exit rather than a confusing timeout
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`DynamoDB Local did not become ready on port ${port} within ${READY_TIMEOUT_MS / 1000}s.${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { endpoint: `http://${options.host ?? '127.0.0.1'}:${port}`, port, stop };
+}

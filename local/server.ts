@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
+import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../functions/all-tools.js';
+import { parseLocalTokens } from '../functions/shared/auth/authenticator.js';
+import { loadConfig, type AppConfig } from '../functions/shared/config.js';
+import { createHttpApp } from '../functions/shared/http/app.js';
+import { createServices, type Services } from '../functions/shared/services.js';
+import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
+import { ensureTable } from './ensure-table.js';
+import { createNodeServer } from './node-http.js';
+
+export interface LocalServer {
+  url: string;
+  token: string;
+  tokenWasGenerated: boolean;
+  config: AppConfig;
+  services: Services;
+  dynamoDbEndpoint: string;
+  stop(): Promise<void>;
+}
+
+export interface LocalServerOptions {
+  env?: Record<string, string | undefined>;
+  /** Override the clock (tests). */
+  now?: () => Date;
+}
+
+/** Starts (or reuses) DynamoDB Local, ensures the table, and serves the HTTP app. */
+export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
+  const env = options.env ?? process.env;
+  const port = Number(env.PORT ?? 8787);
+  const host = env.HOST ?? '127.0.0.1';
+  const baseConfig = loadConfig({ ...env, TN_RUNTIME: 'local' });
+
+  let dynamo: DynamoDbLocal | undefined;
+  let endpoint = baseConfig.dynamoDbEndpoint;
+  if (!endpoint) {
+    dynamo = await startDynamoDbLocal({ dataDir: path.join(baseConfig.dataDir, 'dynamodb') });
+    endpoint = dynamo.endpoint;
+  }
+  const config: AppConfig = { ...baseConfig, dynamoDbEndpoint: endpoint };
+  try {
+    const { token, generated } = await resolveLocalToken(config.dataDir, env.TN_LOCAL_TOKEN);
+    const services = await createServices(config, { localTokens: parseLocalTokens({ ...env, TN_LOCAL_TOKEN: token }, token), now: options.now });
+    await ensureTable(services.store.client, config.tableName);
+
+    const allowedHostnames = [...localhostAllowedHostnames(), ...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...extraHosts(env)];
+    const app = createHttpApp({ services, definitions: ALL_DOMAIN_TOOLS, endpointTools: ENDPOINT_TOOLS, allowedHostnames });
+    const server = createNodeServer(app);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, resolve);
+    });
+    const address = server.address() as AddressInfo;
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    return {
+      url: `http://${urlHost === '0.0.0.0' ? '127.0.0.1' : urlHost}:${address.port}`,
+      token,
+      tokenWasGenerated: generated,
+      config,
+      services,
+      dynamoDbEndpoint: endpoint,
+      async stop() {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        services.store.doc.destroy();
+        await dynamo?.stop();
+      },
+    };
+  } catch (error) {
+    await dynamo?.stop();
+    throw error;
+  }
+}
+
+/** Extra hostnames allowed through DNS-rebinding protection, e.g. a LAN name (TN_ALLOWED_HOSTS=a,b). */
+function extraHosts(env: Record<string, string | undefined>): string[] {
+  return (env.TN_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+}
+
+/** An unset TN_LOCAL_TOKEN is generated once and kept in TN_DATA_DIR so client configs survive restarts. */
+async function resolveLocalToken(dataDir: string, configured: string | undefined): Promise<{ token: string; generated: boolean }> {
+  if (configured) return { token: configured, generated: false };
+  const file = path.join(dataDir, 'local-token');
+  try {
+    return { token: (await readFile(file, 'utf8')).trim(), generated: true };
+  } catch {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const token = `tnl_${randomBytes(24).toString('base64url')}`;
+    await writeFile(file, token, { mode: 0o600 });
+    return { token, generated: true };
+  }
+}
+
+export function connectionBanner(server: Pick<LocalServer, 'url' | 'token' | 'tokenWasGenerated' | 'config'>): string {
+  const mcpUrl = `${server.url}/mcp`;
+  const claudeDesktop = {
+    mcpServers: {
+      'tutor-nexus': {
+        command: 'npx',
+        args: ['-y', 'mcp-remote', mcpUrl, '--allow-http', '--header', `Authorization: Bearer ${server.token}`],
+      },
+    },
+  };
+  return [
+    '',
+    `Tutor Nexus is running at ${server.url}`,
+    `  MCP (every tool):   POST ${mcpUrl}`,
+    `  MCP by domain:      POST ${mcpUrl}/{user|course|transfer|session}`,
+    `  REST twins:         POST ${server.url}/v1/tools/{toolName}   OpenAPI: ${server.url}/openapi.json`,
+    `  Data directory:     ${server.config.dataDir}`,
+    '',
+    `Local access token${server.tokenWasGenerated ? ' (generated; set TN_LOCAL_TOKEN to choose your own)' : ''}:`,
+    `  ${server.token}`,
+    '',
+    'Claude Desktop (claude_desktop_config.json):',
+    JSON.stringify(claudeDesktop, null, 2),
+    '',
+    'Claude Code:',
+    `  claude mcp add --transport http tutor-nexus ${mcpUrl} --header "Authorization: Bearer ${server.token}"`,
+    '',
+    'MCP Inspector:',
+    `  npx @modelcontextprotocol/inspector  →  Transport "Streamable HTTP", URL ${mcpUrl},`,
+    `  header Authorization: Bearer ${server.token}`,
+    '',
+    'Press Ctrl-C to stop (DynamoDB Local stops with it).',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient, startTestServer, type Era, type TestServer } from '../support/test-server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe.each<Era>(['legacy', 'modern'])('MCP over HTTP (%s protocol era)', (era) => {
+  it('negotiates the era and lists every tool with schemas and derived annotations', async () => {
+    const client = await connectClient(server.url, { era });
+    try {
+      const version = (client.getNegotiatedProtocolVersion?.() ?? '') as string;
+      expect(version).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
+      const { tools } = await client.listTools();
+      const names = tools.map((t) => t.name).sort();
+      expect(names).toContain('tn_user_byok_add');
+      expect(names).toContain('tn_tools_list');
+      const add = tools.find((t) => t.name === 'tn_user_byok_add')!;
+      expect(add.inputSchema.required).toEqual(expect.arrayContaining(['provider', 'apiKey']));
+      expect(add.outputSchema?.properties).toHaveProperty('last4');
+      expect(add.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+      const del = tools.find((t) => t.name === 'tn_user_byok_delete')!;
+      expect(del.annotations?.destructiveHint).toBe(true);
+      const get = tools.find((t) => t.name === 'tn_user_preferences_get')!;
+      expect(get.annotations?.readOnlyHint).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('returns structuredContent, the same JSON as text with a next step, and _meta hints and execution data', async () => {
+    const client = await connectClient(server.url, { era });
+    try {
+      const result = await client.callTool({ name: 'tn_user_preferences_get', arguments: {} });
+      expect(result.isError).toBeFalsy();
+      const structured = result.structuredContent as Record<string, unknown>;
+      expect(structured.tutoringStyle).toBe('socratic');
+      const [json, next] = result.content as { type: string; text: string }[];
+      expect(JSON.parse(json!.text)).toEqual(structured);
+      expect(next!.text).toMatch(/^Next: /);
+      const meta = result._meta as Record<string, any>;
+      expect(meta.agentHints.confidence).toBeGreaterThanOrEqual(0);
+      expect(meta.agentHints.confidence).toBeLessThanOrEqual(1);
+      expect(meta.agentHints).toHaveProperty('sourceQuality');
+      expect(meta.execution).toMatchObject({ toolVersion: '1.0.0', serviceVersion: expect.any(String), cached: false });
+      expect(meta.execution.requestId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+      expect(meta.execution.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(typeof meta.execution.executionTime).toBe('number');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers invalid input with a BAD_REQUEST ErrorResponse naming each field, as an isError result', async () => {
+    const client = await connectClient(server.url, { era });
+    try {
+      const result = await client.callTool({ name: 'tn_user_preferences_set', arguments: { theme: 'neon', timezone: 'Mars/Base' } });
+      expect(result.isError).toBe(true);
+      const error = result.structuredContent as any;
+      expect(error.code).toBe('BAD_REQUEST');
+      expect(error.requestId).toBeTruthy();
+      expect(error.details.fields.map((f: any) => f.field).sort()).toEqual(['theme', 'timezone']);
+      expect(JSON.stringify(result)).not.toMatch(/at .*\.ts:\d+/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses user tools to anonymous callers with UNAUTHORIZED but serves public ones', async () => {
+    const client = await connectClient(server.url, { era, token: null });
+    try {
+      const denied = await client.callTool({ name: 'tn_user_quota', arguments: {} });
+      expect(denied.isError).toBe(true);
+      expect((denied.structuredContent as any).code).toBe('UNAUTHORIZED');
+      const discovery = await client.callTool({ name: 'tn_tools_list', arguments: { domain: 'user' } });
+      expect(discovery.isError).toBeFalsy();
+      expect((discovery.structuredContent as any).tools.length).toBe(7);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves one domain on /mcp/{domain}', async () => {
+    const client = await connectClient(server.url, { era, path: '/mcp/user' });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.every((t) => t.name.startsWith('tn_user_') || t.name === 'tn_tools_list')).toBe(true);
+      expect(tools).toHaveLength(8);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('HTTP surface', () => {
+  it('answers GET /mcp with 405 and the health check with 200', async () => {
+    expect((await fetch(`${server.url}/mcp`)).status).toBe(405);
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect((await health.json()).status).toBe('ok');
+  });
+
+  it('rejects an unknown bearer token with 401 and a pointer to the protected-resource metadata', async () => {
+    const response = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer not-a-real-token', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('/.well-known/oauth-protected-resource');
+    const body = await response.json();
+    expect(body.code).toBe('UNAUTHORIZED');
+    const metadata = await (await fetch(`${server.url}/.well-known/oauth-protected-resource`)).json();
+    expect(metadata.resource).toBe(`${server.url}/mcp`);
+    expect(metadata.scopes_supported).toContain('byok:write');
+  });
+
+  it('rejects a foreign Host or Origin (DNS rebinding protection)', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const evilOrigin = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...headers, origin: 'http://evil.example' }, body });
+    expect(evilOrigin.status).toBe(403);
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL(`${server.url}/mcp`);
+      const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { ...headers, host: 'evil.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(status).toBe(403);
+  });
+
+  it('rejects an unknown domain with 404', async () => {
+    const response = await fetch(`${server.url}/mcp/billing`, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(404);
+  });
+});
