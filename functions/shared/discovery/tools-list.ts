@@ -26,7 +26,7 @@ export const toolsListTool = defineTool({
     'input and output JSON Schemas. Use this first to load only the tools a task needs instead of every schema. Returns ' +
     '{ domains, tools }. Example: { "domain": "user", "includeSchemas": true }.',
   version: '1.0.0',
-  input: z.object({
+  input: z.strictObject({
     domain: z.enum(DOMAINS).optional().describe('Only tools of this domain'),
     tag: z.string().min(1).max(40).optional().describe('Only tools carrying this tag, e.g. "byok"'),
     includeSchemas: z.boolean().default(false).describe('Include each tool\'s input and output JSON Schema'),

@@ -6,6 +6,7 @@ import { logger, resolveTraceId } from '../observability.js';
 import type { Services } from '../services.js';
 import { DOMAINS, type AnyToolDefinition, type Domain } from '../tools/define-tool.js';
 import { ToolError } from '../tools/errors.js';
+import type { ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -19,6 +20,8 @@ export interface HttpAppOptions {
   endpointTools?: AnyToolDefinition[];
   /** When set (the local server), Host and Origin must name one of these: DNS-rebinding protection. */
   allowedHostnames?: string[];
+  /** How calls run; in-process unless the deployment forwards them (the AWS /mcp router). */
+  executeTool?: ToolExecutor;
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -46,6 +49,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
           services,
           principal: extra?.principal ?? { kind: 'anonymous' },
           traceId: extra?.traceId ?? ulid(),
+          executeTool: options.executeTool,
         });
       },
       { onerror: (error) => logger.warn('MCP transport error', { error: error.message }) },
@@ -105,7 +109,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     }
 
     if (restMatch) {
-      return handleRestCall({ request, toolName: restMatch[1]!, registry: all.registry, services, principal, traceId });
+      return handleRestCall({ request, toolName: restMatch[1]!, registry: all.registry, services, principal, traceId, executeTool: options.executeTool });
     }
     const domain = mcpMatch![1];
     const endpoint = domain ? byDomain.get(domain) : all;

@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { SERVICE_NAME, SERVICE_VERSION } from '../config.js';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
-import { invokeTool, type Invocation } from '../tools/invoke-tool.js';
+import { invokeTool, type Invocation, type ToolExecutor } from '../tools/invoke-tool.js';
 import { annotationsOf, jsonSchemasOf, metadataOf } from '../tools/json-schemas.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
@@ -12,8 +12,14 @@ const INSTRUCTIONS =
   'Call tn_tools_list to discover tools by domain or tag. Course references look like "sfu:CMPT 120".';
 
 /** A fresh low-level server per HTTP request: stateless transports cannot be reused. */
-export function buildMcpServer(args: { registry: ToolRegistry; services: Services; principal: Principal; traceId: string }): Server {
-  const { registry, services, principal, traceId } = args;
+export function buildMcpServer(args: {
+  registry: ToolRegistry;
+  services: Services;
+  principal: Principal;
+  traceId: string;
+  executeTool?: ToolExecutor;
+}): Server {
+  const { registry, services, principal, traceId, executeTool = invokeTool } = args;
   const server = new Server({ name: SERVICE_NAME, version: SERVICE_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
 
   server.setRequestHandler('tools/list', async () => ({
@@ -36,7 +42,7 @@ export function buildMcpServer(args: { registry: ToolRegistry; services: Service
     const definition = registry.get(name);
     if (!definition) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const progressToken = ctx.mcpReq._meta?.progressToken;
-    const invocation = await invokeTool(definition, input, {
+    const invocation = await executeTool(definition, input, {
       toolName: name,
       principal,
       requestId: ulid(),

@@ -7,7 +7,8 @@ import type { ToolRegistry } from '../tools/registry.js';
 /** The OpenAPI 3.1 document of every REST twin, generated from the same definitions as MCP. */
 export function buildOpenApiDocument(registry: ToolRegistry, serverUrl?: string): Record<string, unknown> {
   const openapi = new OpenAPIRegistry();
-  const errorResponse = openapi.register('ErrorResponse', ErrorResponseSchema);
+  // A meta id makes the generator emit one shared component instead of inlining it per path.
+  const errorResponse = ErrorResponseSchema.meta({ id: 'ErrorResponse' });
   const bearer = openapi.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
 
   for (const definition of registry.getAll()) {

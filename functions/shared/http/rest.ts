@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
-import { invokeTool } from '../tools/invoke-tool.js';
+import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
 import { mapError, ToolError } from '../tools/errors.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
@@ -13,6 +13,7 @@ export async function handleRestCall(args: {
   services: Services;
   principal: Principal;
   traceId: string;
+  executeTool?: ToolExecutor;
 }): Promise<Response> {
   const requestId = ulid();
   const definition = args.registry.get(args.toolName);
@@ -26,7 +27,7 @@ export async function handleRestCall(args: {
   } catch {
     return errorJson(ToolError.badRequest('The request body is not valid JSON.', [{ field: '(root)', message: 'invalid JSON' }]), requestId, args.traceId);
   }
-  const invocation = await invokeTool(definition, input, {
+  const invocation = await (args.executeTool ?? invokeTool)(definition, input, {
     toolName: args.toolName,
     principal: args.principal,
     requestId,

@@ -34,6 +34,9 @@ export interface InvocationRequest {
   reportProgress?: (update: ProgressUpdate) => Promise<void>;
 }
 
+/** Runs a call: in-process by default; the AWS /mcp router forwards to the domain's own function. */
+export type ToolExecutor = (definition: AnyToolDefinition, rawInput: unknown, request: InvocationRequest) => Promise<Invocation>;
+
 const DEADLINE_MS = { fast: 10_000, medium: 30_000, slow: 120_000 } as const;
 
 /**

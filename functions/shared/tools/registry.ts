@@ -68,6 +68,8 @@ export class ToolRegistry {
       if (!/^[a-z]+:[a-z]+$/.test(permission)) problems.push(`permission "${permission}" must be resource:action`);
     }
     if (definition.input instanceof z.ZodObject) {
+      // Strict inputs turn a misspelled field into a named BAD_REQUEST instead of a silently ignored one.
+      if (!(definition.input._zod.def.catchall instanceof z.ZodNever)) problems.push('input must be a strict object (z.strictObject)');
       for (const [field, schema] of Object.entries(definition.input.shape as Record<string, z.ZodType>)) {
         if (!schema.description) problems.push(`input field "${field}" needs a description`);
       }

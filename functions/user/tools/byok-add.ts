@@ -6,7 +6,7 @@ import { addCredential, checkKeyFormat, CredentialSummarySchema, ProviderSchema 
 import { getSubscription, planLimits } from '../plans.js';
 
 const input = z
-  .object({
+  .strictObject({
     provider: ProviderSchema.describe('LLM provider: "openai", "anthropic", or "openai-compatible" (any server speaking the OpenAI API)'),
     apiKey: z.string().min(8).max(512).describe('The provider API key. Stored encrypted; never returned, only its last four characters'),
     label: z.string().trim().min(1).max(64).optional().describe('A name to tell keys apart, e.g. "personal" (defaults to the provider name)'),

@@ -14,7 +14,7 @@ export const byokDeleteTool = defineTool({
     'is cleared too. Use this only when the user asks to remove a key. Returns the deleted credentialId. Deleting a key that does ' +
     `not exist is NOT_FOUND. Example: delete credential 01JD… with confirm "${CONFIRM_DELETE_BYOK}".`,
   version: '1.0.0',
-  input: z.object({
+  input: z.strictObject({
     credentialId: z.ulid().describe('The credentialId to delete, from tn_user_byok_list'),
     confirm: z.literal(CONFIRM_DELETE_BYOK).describe(`Must be exactly "${CONFIRM_DELETE_BYOK}" to confirm the user asked for this deletion`),
   }),

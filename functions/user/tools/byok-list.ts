@@ -13,7 +13,7 @@ export const byokListTool = defineTool({
     'before deleting a key or choosing the default one. Returns a page of { credentialId, provider, label, last4, createdAt } ' +
     'with a cursor for the next page. Example: "which API keys have I saved?"',
   version: '1.0.0',
-  input: z.object({ ...PaginationInput }),
+  input: z.strictObject({ ...PaginationInput }),
   output: paginated(CredentialSummarySchema),
   category: 'query',
   permissions: ['byok:read'],

@@ -12,7 +12,7 @@ export const preferencesGetTool = defineTool({
     'default institution, with defaults filled in for anything never set. Use this before tutoring or formatting answers to match ' +
     'what the user chose. Example: check whether the user prefers Socratic hints or direct explanations.',
   version: '1.0.0',
-  input: z.object({}),
+  input: z.strictObject({}),
   output: PreferencesSchema,
   category: 'query',
   permissions: ['preferences:read'],

@@ -9,7 +9,7 @@ const f = preferenceFields;
 /** Wrapping a schema drops its description, so carry it over. */
 const optional = <T extends z.ZodType>(schema: T) => schema.optional().describe(schema.description ?? '');
 const input = z
-  .object({
+  .strictObject({
     tutoringStyle: optional(f.tutoringStyle),
     language: optional(f.language),
     voice: optional(f.voice),
@@ -19,7 +19,6 @@ const input = z
     timezone: optional(f.timezone),
     defaultInstitution: f.defaultInstitution.nullable().optional().describe(`${f.defaultInstitution.description}; null clears it`),
   })
-  .strict()
   .refine((value) => Object.values(value).some((v) => v !== undefined), { message: 'give at least one preference to change' });
 
 export const preferencesSetTool = defineTool({

@@ -12,7 +12,7 @@ export const quotaTool = defineTool({
     'each with current, max, window and resetsAt. Use this when the user asks how many questions they have left, or after a ' +
     'RATE_LIMITED error to tell them when it resets. Returns { plan, prompts, rateLimits }.',
   version: '1.0.0',
-  input: z.object({}),
+  input: z.strictObject({}),
   output: QuotaUsageSchema,
   category: 'query',
   permissions: ['quota:read'],

@@ -11,7 +11,7 @@ export const subscriptionTool = defineTool({
     'Returns the user\'s plan (free, pro or institution), its status, its limits (prompts per day, BYOK credentials) and the ' +
     'renewal date. Use this when the user asks what their plan includes or why a limit applies. Example: "am I on the free plan?"',
   version: '1.0.0',
-  input: z.object({}),
+  input: z.strictObject({}),
   output: z.object({
     plan: PlanSchema,
     status: z.enum(['active', 'past_due', 'cancelled']),

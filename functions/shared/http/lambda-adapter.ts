@@ -1,0 +1,105 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import middy, { executionModeStreamifyResponse } from '@middy/core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { loadConfig } from '../config.js';
+import { logger, metrics, tracer } from '../observability.js';
+import { createServices, type Services } from '../services.js';
+import type { AnyToolDefinition } from '../tools/define-tool.js';
+import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { createHttpApp, type FetchHandler } from './app.js';
+import { deserializePrincipal, ToolInvokeEventSchema } from './remote-invocation.js';
+
+export interface LambdaEntryOptions {
+  definitions: AnyToolDefinition[];
+  endpointTools: AnyToolDefinition[];
+  /** Builds the executor once services exist (the router's remote executor); in-process otherwise. */
+  executor?: (services: Services) => ToolExecutor;
+}
+
+interface Runtime {
+  services: Services;
+  app: FetchHandler;
+  registry: ToolRegistry;
+}
+
+/**
+ * A domain function's entry: API Gateway proxy events go through the shared web-standard app with
+ * streamed responses; `tn.tool-invoke` events from the /mcp router run one tool in-process.
+ */
+export function createLambdaHandler(options: LambdaEntryOptions) {
+  // Built on the first event, then reused by every warm invocation.
+  let runtime: Promise<Runtime> | undefined;
+  const getRuntime = () =>
+    (runtime ??= (async () => {
+      const services = await createServices(loadConfig());
+      const app = createHttpApp({
+        services,
+        definitions: options.definitions,
+        endpointTools: options.endpointTools,
+        executeTool: options.executor?.(services),
+      });
+      return { services, app, registry: new ToolRegistry(services.config.toolPrefix, [...options.definitions, ...options.endpointTools]) };
+    })());
+
+  const handle = async (event: unknown) => {
+    const { services, app, registry } = await getRuntime();
+    const direct = ToolInvokeEventSchema.safeParse(event);
+    if (direct.success) {
+      const definition = registry.get(direct.data.toolName);
+      if (!definition) throw new Error(`tool ${direct.data.toolName} is not served by this function`);
+      const invocation = await invokeTool(definition, direct.data.input, {
+        toolName: direct.data.toolName,
+        principal: deserializePrincipal(direct.data.principal),
+        requestId: direct.data.requestId,
+        traceId: direct.data.traceId,
+        services,
+        registry,
+      });
+      return JSON.stringify(invocation);
+    }
+    const response = await app(toRequest(event as APIGatewayProxyEvent));
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    return {
+      statusCode: response.status,
+      headers,
+      body: response.body ? Readable.fromWeb(response.body as WebReadableStream) : '',
+    };
+  };
+
+  return middy({ executionMode: executionModeStreamifyResponse })
+    .use(captureLambdaHandler(tracer))
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics))
+    .handler(handle);
+}
+
+/** API Gateway REST proxy event → web Request. The stage is kept in the URL so links we build resolve. */
+export function toRequest(event: APIGatewayProxyEvent): Request {
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
+    for (const value of values ?? []) headers.append(name, value);
+  }
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (value !== undefined && !headers.has(name)) headers.set(name, value);
+  }
+  const host = headers.get('host') ?? event.requestContext?.domainName ?? 'localhost';
+  const query = new URLSearchParams();
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+    for (const value of values ?? []) query.append(name, value);
+  }
+  const search = query.size ? `?${query}` : '';
+  const body = event.body == null ? undefined : event.isBase64Encoded ? Buffer.from(event.body, 'base64') : event.body;
+  return new Request(`https://${host}${event.path}${search}`, {
+    method: event.httpMethod,
+    headers,
+    body: event.httpMethod === 'GET' || event.httpMethod === 'HEAD' ? undefined : body,
+  });
+}

@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import path from 'node:path';
+import { createPersonalAccessToken } from '../functions/shared/auth/personal-access-tokens.js';
+import { USER_PERMISSIONS } from '../functions/shared/auth/principal.js';
+import { loadConfig } from '../functions/shared/config.js';
+import { createStore, type Store } from '../functions/shared/store/dynamo-client.js';
+import { PLANS, PlanSchema, setPlan } from '../functions/user/plans.js';
+import { startDynamoDbLocal } from './dynamodb-local.js';
+import { ensureTable } from './ensure-table.js';
+
+const USAGE = `Usage:
+  tn token create --user <userId> [--scopes byok:read,preferences:read] [--days <n>] [--label <text>]
+  tn plan set --user <userId> --plan <${PLANS.join('|')}> [--renews <YYYY-MM-DD>]
+
+Writes to TN_DYNAMODB_ENDPOINT when set; against AWS with TN_RUNTIME=aws and TN_TABLE_NAME;
+otherwise starts DynamoDB Local on TN_DATA_DIR (stop \`npm start\` first: the data files are not shared).`;
+
+export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  const [group, action, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      user: { type: 'string' },
+      scopes: { type: 'string' },
+      days: { type: 'string' },
+      label: { type: 'string' },
+      plan: { type: 'string' },
+      renews: { type: 'string' },
+    },
+    strict: true,
+  });
+  if (!values.user || !['token create', 'plan set'].includes(`${group} ${action}`)) {
+    console.error(USAGE);
+    return 2;
+  }
+  return withStore(env, async (store) => {
+    if (group === 'token') {
+      const permissions = values.scopes ? values.scopes.split(',').map((s) => s.trim()) : [...USER_PERMISSIONS];
+      const created = await createPersonalAccessToken(store, {
+        userId: values.user!,
+        permissions,
+        label: values.label,
+        expiresInDays: values.days ? Number(values.days) : undefined,
+      });
+      console.log(`Personal access token for ${created.userId} (shown once; only its hash is stored):\n  ${created.token}`);
+      console.log(`Permissions: ${created.permissions.join(', ')}${created.expiresAt ? `\nExpires: ${created.expiresAt}` : ''}`);
+      return 0;
+    }
+    const plan = PlanSchema.safeParse(values.plan);
+    if (!plan.success) {
+      console.error(`--plan must be one of ${PLANS.join(', ')}`);
+      return 2;
+    }
+    const record = await setPlan(store, {
+      userId: values.user!,
+      plan: plan.data,
+      now: new Date(),
+      renewsAt: values.renews ? new Date(values.renews) : undefined,
+    });
+    console.log(`${values.user} is now on the ${record.plan} plan${record.renewsAt ? `, renewing ${record.renewsAt}` : ''}.`);
+    return 0;
+  });
+}
+
+async function withStore(env: Record<string, string | undefined>, run: (store: Store) => Promise<number>): Promise<number> {
+  const config = loadConfig(env);
+  const local = config.runtime === 'local' && !config.dynamoDbEndpoint ? await startDynamoDbLocal({ dataDir: path.join(config.dataDir, 'dynamodb') }) : undefined;
+  const store = createStore({ ...config, dynamoDbEndpoint: local?.endpoint ?? config.dynamoDbEndpoint });
+  try {
+    if (config.runtime === 'local') await ensureTable(store.client, config.tableName);
+    return await run(store);
+  } finally {
+    store.doc.destroy();
+    await local?.stop();
+  }
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ToolError } from '../../functions/shared/tools/errors.js';
+import { checkBaseUrl, isNonPublicAddress } from '../../functions/user/base-url-policy.js';
+import { checkKeyFormat } from '../../functions/user/byok-credentials.js';
+
+describe('BYOK key formats', () => {
+  it.each([
+    ['openai', 'sk-proj-abcdefghijklmnopqrstuv'],
+    ['openai', 'sk-abcdefghijklmnopqrstuvwxyz'],
+    ['anthropic', 'sk-ant-api03-abcdefghijklmnopqrstu'],
+    ['openai-compatible', 'anything-8+'],
+  ] as const)('accepts a %s key', (provider, key) => {
+    expect(() => checkKeyFormat(provider, key)).not.toThrow();
+  });
+
+  it.each([
+    ['openai', 'sk-ant-api03-abcdefghijklmnopqrstu', /Anthropic/],
+    ['openai', 'pk-abcdefghijklmnopqrstuvwxyz', /OpenAI key/],
+    ['anthropic', 'sk-proj-abcdefghijklmnopqrstuv', /Anthropic key/],
+    ['openai-compatible', 'has space in it', /8 characters/],
+  ] as const)('refuses a malformed %s key without echoing it', (provider, key, message) => {
+    try {
+      checkKeyFormat(provider, key);
+      expect.fail('should throw');
+    } catch (error) {
+      expect((error as ToolError).code).toBe('BAD_REQUEST');
+      expect((error as ToolError).message).toMatch(message);
+      expect(JSON.stringify({ message: (error as ToolError).message, details: (error as ToolError).details })).not.toContain(key);
+    }
+  });
+});
+
+describe('OpenAI-compatible base URL policy', () => {
+  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1'])(
+    'treats %s as non-public',
+    (address) => {
+      expect(isNonPublicAddress(address)).toBe(true);
+    },
+  );
+
+  it.each(['8.8.8.8', '52.94.1.1', '2606:4700::1111'])('treats %s as public', (address) => {
+    expect(isNonPublicAddress(address)).toBe(false);
+  });
+
+  it('allows loopback and http locally', async () => {
+    await expect(checkBaseUrl('http://localhost:11434/v1/', 'local')).resolves.toBe('http://localhost:11434/v1');
+  });
+
+  it.each([
+    ['http://api.example.com/v1', /https/],
+    ['https://127.0.0.1/v1', /public/],
+    ['https://[::1]/v1', /public/],
+    ['https://metadata.internal/v1', /public/],
+    ['https://user:pw@api.example.com', /credentials/],
+    ['not a url', /absolute URL/],
+  ])('refuses %s in AWS', async (url, message) => {
+    await expect(checkBaseUrl(url, 'aws', async () => [{ address: '8.8.8.8', family: 4 }] as never)).rejects.toThrow(message);
+  });
+
+  it('refuses a public-looking name that resolves to a private address in AWS (DNS rebinding / SSRF)', async () => {
+    const resolve = async () => [{ address: '10.0.0.5', family: 4 }] as never;
+    await expect(checkBaseUrl('https://sneaky.example.com/v1', 'aws', resolve)).rejects.toThrow(/public/);
+    const publicResolve = async () => [{ address: '8.8.8.8', family: 4 }] as never;
+    await expect(checkBaseUrl('https://api.example.com/v1', 'aws', publicResolve)).resolves.toBe('https://api.example.com/v1');
+  });
+});
