@@ -23,7 +23,22 @@ export function jsonSchemasOf(definition: AnyToolDefinition): ToolJsonSchemas {
 
 function strip(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = schema;
-  return rest;
+  return portableFormats(rest) as Record<string, unknown>;
+}
+
+const ULID_PATTERN = '^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$';
+
+/** `format: "ulid"` is not a JSON Schema format clients know; a pattern says the same portably. */
+function portableFormats(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portableFormats);
+  if (!node || typeof node !== 'object') return node;
+  const entries = Object.entries(node).map(([key, value]) => [key, portableFormats(value)] as const);
+  const result: Record<string, unknown> = Object.fromEntries(entries);
+  if (result.format === 'ulid') {
+    delete result.format;
+    result.pattern ??= ULID_PATTERN;
+  }
+  return result;
 }
 
 /** MCP annotations derive from seed 001's metadata, never set by hand. */
