@@ -1,0 +1,100 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { InvokeCommand } from '@aws-sdk/client-lambda';
+import { ulid } from 'ulid';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
+import { createStore } from '../../functions/shared/store/dynamo-client.js';
+import { ensureTable } from '../../local/ensure-table.js';
+import { apiGatewayEvent, installLambdaStreamingRuntime, invokeStreaming, lambdaContext } from '../support/lambda-runtime.js';
+
+let userHandler: unknown;
+let token: string;
+
+beforeAll(async () => {
+  const tableName = `tn-lambda-${ulid()}`;
+  Object.assign(process.env, {
+    TN_TABLE_NAME: tableName,
+    TN_DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
+    TN_DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'tn-lambda-')),
+  });
+  const store = createStore({ region: 'us-west-2', tableName, dynamoDbEndpoint: inject('dynamoDbEndpoint') });
+  await ensureTable(store.client, tableName);
+  ({ token } = await createPersonalAccessToken(store, { userId: 'lambda-user' }));
+  installLambdaStreamingRuntime();
+  ({ handler: userHandler } = await import('../../functions/user/handler.js'));
+});
+
+describe('user domain Lambda entry (middy, streaming mode)', () => {
+  it('serves a REST twin from an API Gateway proxy event, streaming the HTTP prelude and body', async () => {
+    const response = await invokeStreaming(userHandler, apiGatewayEvent({ method: 'POST', path: '/v1/tools/tn_user_preferences_get', body: {}, token }));
+    expect(response.metadata?.statusCode).toBe(200);
+    expect(JSON.parse(response.body).tutoringStyle).toBe('socratic');
+  });
+
+  it('answers MCP on /mcp/user and 405 on GET', async () => {
+    const list = await invokeStreaming(
+      userHandler,
+      { ...apiGatewayEvent({ method: 'POST', path: '/mcp/user', body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } }),
+        headers: { host: 'abc123.execute-api.us-west-2.amazonaws.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        multiValueHeaders: {} },
+    );
+    expect(list.metadata?.statusCode).toBe(200);
+    expect(list.body).toContain('tn_user_byok_add');
+    const get = await invokeStreaming(userHandler, apiGatewayEvent({ method: 'GET', path: '/mcp/user' }));
+    expect(get.metadata?.statusCode).toBe(405);
+  });
+
+  it('runs a forwarded tool invocation and returns the Invocation JSON', async () => {
+    const response = await invokeStreaming(userHandler, {
+      kind: 'tn.tool-invoke',
+      toolName: 'tn_user_subscription',
+      input: {},
+      requestId: ulid(),
+      traceId: 'a'.repeat(32),
+      principal: { kind: 'user', userId: 'lambda-user', permissions: ['subscription:read'], via: 'jwt' },
+    });
+    const invocation = JSON.parse(response.body);
+    expect(invocation.ok).toBe(true);
+    expect(invocation.data.plan).toBe('free');
+    expect(response.metadata).toBeUndefined();
+  });
+});
+
+describe('/mcp router forwarding', () => {
+  it('forwards each call to its domain function and maps a failing domain to SERVICE_UNAVAILABLE', async () => {
+    const { remoteExecutor } = await import('../../functions/router/remote-executor.js');
+    const { ALL_DOMAIN_TOOLS } = await import('../../functions/all-tools.js');
+    const { ToolRegistry } = await import('../../functions/shared/tools/registry.js');
+    const { createServices } = await import('../../functions/shared/services.js');
+    const { loadConfig } = await import('../../functions/shared/config.js');
+    const services = await createServices(loadConfig());
+    const registry = new ToolRegistry('tn_', ALL_DOMAIN_TOOLS);
+    const invoked: string[] = [];
+    // Lambda's Invoke cannot run here: this client hands the payload to the real user handler in-process.
+    const lambda = {
+      async send(command: InvokeCommand) {
+        invoked.push(String(command.input.FunctionName));
+        if (command.input.FunctionName === 'broken') return { FunctionError: 'Unhandled' };
+        const streamed = await invokeStreaming(userHandler, JSON.parse(Buffer.from(command.input.Payload as Uint8Array).toString()));
+        return { Payload: Buffer.from(streamed.body) };
+      },
+    };
+    const request = {
+      toolName: 'tn_user_quota',
+      principal: { kind: 'user' as const, userId: 'lambda-user', permissions: new Set(['quota:read']), via: 'jwt' as const },
+      requestId: ulid(),
+      traceId: 'b'.repeat(32),
+      services,
+      registry,
+    };
+    const ok = await remoteExecutor(lambda as never, { user: 'user-fn' })(registry.get('tn_user_quota')!, {}, request);
+    expect(ok.ok).toBe(true);
+    expect(invoked).toEqual(['user-fn']);
+    const failed = await remoteExecutor(lambda as never, { user: 'broken' })(registry.get('tn_user_quota')!, {}, request);
+    expect(failed.ok).toBe(false);
+    expect(!failed.ok && failed.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(lambdaContext().functionName).toBe('tn-test');
+  });
+});
