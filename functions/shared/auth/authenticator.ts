@@ -81,9 +81,13 @@ async function verifyJwt(token: string, jwks: ReturnType<typeof createRemoteJWKS
   return payload;
 }
 
-/** `scope` names resource:action permissions; a token naming none of ours gets the default user set. */
-function scopesOf(payload: JWTPayload): string[] | undefined {
+/**
+ * `scope` names resource:action permissions, optionally under a resource-server prefix (`tn/`), and
+ * with `.` for `:` since Cognito scope names cannot contain a colon. A token naming none of ours
+ * gets the default user set.
+ */
+export function scopesOf(payload: JWTPayload): string[] | undefined {
   const scope = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
-  const ours = knownPermissions(scope.map((s) => s.replace(/^[^/]+\//, '')));
+  const ours = knownPermissions(scope.map((s) => s.replace(/^[^/]+\//, '').replace('.', ':')));
   return ours.length ? ours : undefined;
 }
