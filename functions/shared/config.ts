@@ -17,6 +17,8 @@ export interface AppConfig {
   jwt?: { issuer: string; audience: string; jwksUrl?: string };
   /** Public base URL of the API, used in the protected-resource metadata. */
   publicBaseUrl?: string;
+  /** Prefix the authorization server puts on our scopes (Cognito: `<resource server>/`). */
+  oauthScopePrefix: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -42,5 +44,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
       ? { issuer: jwtIssuer, audience: env.TN_JWT_AUDIENCE ?? '', jwksUrl: env.TN_JWT_JWKS_URL || undefined }
       : undefined,
     publicBaseUrl: env.TN_PUBLIC_BASE_URL || undefined,
+    oauthScopePrefix: env.TN_OAUTH_SCOPE_PREFIX ?? '',
   };
 }

@@ -22,9 +22,9 @@ export async function createServices(config: AppConfig, options: { localTokens?:
   let dataKeys: DataKeyProvider;
   let cursorSecret: Buffer;
   if (config.runtime === 'aws') {
-    if (!config.kmsKeyId) throw new Error('TN_KMS_KEY_ID is required in AWS');
     if (!config.cursorSecret) throw new Error('TN_CURSOR_SECRET is required in AWS');
-    dataKeys = new KmsDataKeyProvider(config.kmsKeyId);
+    // Only functions that seal or open BYOK keys are given a key; the others must never need one.
+    dataKeys = config.kmsKeyId ? new KmsDataKeyProvider(config.kmsKeyId) : unavailableDataKeys;
     cursorSecret = Buffer.from(config.cursorSecret);
   } else {
     const masterKey = await loadOrCreateMasterKey(config.dataDir);
@@ -43,3 +43,9 @@ export async function createServices(config: AppConfig, options: { localTokens?:
     now,
   };
 }
+
+const unavailableDataKeys: DataKeyProvider = {
+  id: 'kms',
+  generateDataKey: () => Promise.reject(new Error('this function has no KMS key (TN_KMS_KEY_ID)')),
+  decryptDataKey: () => Promise.reject(new Error('this function has no KMS key (TN_KMS_KEY_ID)')),
+};

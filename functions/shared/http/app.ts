@@ -142,7 +142,7 @@ function protectedResourceMetadata(request: Request, services: Services) {
     resource: `${base}/mcp`,
     authorization_servers: services.config.jwt ? [services.config.jwt.issuer] : [],
     bearer_methods_supported: ['header'],
-    scopes_supported: [...USER_PERMISSIONS],
+    scopes_supported: USER_PERMISSIONS.map((permission) => `${services.config.oauthScopePrefix}${permission}`),
     resource_name: 'Tutor Nexus',
     resource_documentation: `${base}/openapi.json`,
   };

@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** The repository root: bundling resolves entries, package-lock.json and node_modules from here. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Settings every function shares; the stack builds this once. */
+export interface SharedFunctionSettings {
+  table: ITable;
+  jwtIssuer: string;
+  jwtAudience: string;
+  /** Resolved at deploy time (a CloudFormation dynamic reference), never a literal. */
+  cursorSecret: string;
+  toolPrefix?: string;
+  promptsPerDay?: number;
+}
+
+export interface DomainFunctionProps {
+  shared: SharedFunctionSettings;
+  /** Entry file relative to the repository root, e.g. `functions/user/handler.ts`. */
+  entry: string;
+  /** The table access this function's role gets; nothing else is granted here. */
+  tableAccess: 'read' | 'readWrite';
+  description?: string;
+  environment?: Record<string, string>;
+  /** @default 1024 */
+  memorySize?: number;
+  /** @default 30 seconds */
+  timeout?: Duration;
+  /** @default one month */
+  logRetention?: RetentionDays;
+}
+
+const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/**
+ * One Lambda function per domain with every default in one place: Node.js 22 on arm64, X-Ray
+ * active, an explicit log group, an ESM esbuild bundle (local esbuild, no Docker), the shared
+ * environment and the table grant. Its role starts empty: no AWS managed policy, only the grants
+ * made here and by the caller.
+ */
+export class DomainFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly logGroup: LogGroup;
+  readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: DomainFunctionProps) {
+    super(scope, id);
+    const { shared } = props;
+
+    this.logGroup = new LogGroup(this, 'LogGroup', { retention: props.logRetention ?? RetentionDays.ONE_MONTH });
+    // Instead of AWSLambdaBasicExecutionRole (logs:* on every log group): write to this group only.
+    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    this.logGroup.grantWrite(this.role);
+
+    this.fn = new NodejsFunction(this, 'Function', {
+      entry: path.join(PROJECT_ROOT, props.entry),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 1024,
+      timeout: props.timeout ?? Duration.seconds(30),
+      tracing: Tracing.ACTIVE,
+      logGroup: this.logGroup,
+      role: this.role,
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        forceDockerBundling: false,
+      },
+      environment: {
+        TN_RUNTIME: 'aws',
+        TN_TABLE_NAME: shared.table.tableName,
+        POWERTOOLS_SERVICE_NAME: 'tutor-nexus',
+        POWERTOOLS_METRICS_NAMESPACE: 'TutorNexus',
+        TN_TOOL_PREFIX: shared.toolPrefix ?? 'tn_',
+        TN_PROMPTS_PER_DAY: String(shared.promptsPerDay ?? 100),
+        TN_JWT_ISSUER: shared.jwtIssuer,
+        TN_JWT_AUDIENCE: shared.jwtAudience,
+        TN_CURSOR_SECRET: shared.cursorSecret,
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+    });
+
+    if (props.tableAccess === 'readWrite') shared.table.grantReadWriteData(this.fn);
+    else shared.table.grantReadData(this.fn);
+
+    this.acknowledgeFindings(shared.table);
+  }
+
+  /** The cdk-nag findings every domain function has, each with the reason it is accepted. */
+  private acknowledgeFindings(table: ITable): void {
+    const validations = Validations.of(this);
+    validations.acknowledge(
+      {
+        id: 'AwsSolutions-L1',
+        reason:
+          'Pinned to nodejs22.x on purpose: it matches the project engines (node >=22), the esbuild target and the ' +
+          'Node the tests run on. Moving to a newer runtime is a deliberate upgrade, not a side effect of a newer CDK.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'X-Ray active tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which do not support ' +
+          'resource-level permissions (https://docs.aws.amazon.com/xray/latest/devguide/security_iam_id-based-policy-examples.html).',
+      },
+    );
+    const tableLogicalId = Stack.of(this).resolve(table.tableArn) as { 'Fn::GetAtt'?: [string, string] };
+    const logicalId = tableLogicalId['Fn::GetAtt']?.[0];
+    if (logicalId) {
+      validations.acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/index/*]`,
+        reason:
+          "Queries on the table's own GSIs (GSI1, GSI2) need the index ARNs; the wildcard covers only indexes " +
+          'of this one table, with the same actions as the table grant.',
+      });
+    }
+  }
+}

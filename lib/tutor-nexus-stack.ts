@@ -1,0 +1,123 @@
+import { Aws, type CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { ApiAlarms } from './constructs/api-alarms.js';
+import { DomainFunction, type SharedFunctionSettings } from './constructs/domain-function.js';
+import { McpApi } from './constructs/mcp-api.js';
+import { RESOURCE_SERVER_ID, TutorNexusAuth } from './constructs/tutor-nexus-auth.js';
+import { TutorNexusTable } from './constructs/tutor-nexus-table.js';
+
+export interface TutorNexusStackProps extends StackProps {
+  /** Cognito hosted-domain prefix. @default context `cognitoDomainPrefix`, else `tutor-nexus-<account>` */
+  cognitoDomainPrefix?: string;
+  /** OAuth callback URLs besides the MCP Inspector's. @default context `callbackUrls` */
+  callbackUrls?: string[];
+}
+
+/** Everything Tutor Nexus runs on; each construct carries its own defaults. */
+export class TutorNexusStack extends Stack {
+  readonly table: Table;
+  readonly auth: TutorNexusAuth;
+  readonly byokKey: Key;
+  readonly functions: { router: DomainFunction; user: DomainFunction };
+  readonly mcp: McpApi;
+  readonly alarms: ApiAlarms;
+
+  constructor(scope: Construct, id: string, props: TutorNexusStackProps = {}) {
+    super(scope, id, props);
+    const context = (key: string): unknown => this.node.tryGetContext(key);
+
+    this.table = new TutorNexusTable(this, 'Store').table;
+    this.auth = new TutorNexusAuth(this, 'Auth', {
+      domainPrefix: props.cognitoDomainPrefix ?? (context('cognitoDomainPrefix') as string | undefined) ?? `tutor-nexus-${Aws.ACCOUNT_ID}`,
+      callbackUrls: props.callbackUrls ?? listContext(context('callbackUrls')),
+      plusTier: String(context('cognitoPlusTier')) === 'true',
+    });
+
+    this.byokKey = new Key(this, 'ByokKey', {
+      description: 'Tutor Nexus BYOK envelope encryption (wraps per-credential data keys)',
+      alias: 'alias/tutor-nexus-byok',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    const cursorSecret = new Secret(this, 'CursorSecret', {
+      description: 'Signs opaque pagination cursors',
+      generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+    });
+    Validations.of(cursorSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Not rotated automatically: rotating invalidates every outstanding pagination cursor. Cursors are short-lived, ' +
+        'so rotate by changing the secret and redeploying, which picks up the new value.',
+    });
+
+    const shared: SharedFunctionSettings = {
+      table: this.table,
+      jwtIssuer: this.auth.issuer,
+      jwtAudience: this.auth.client.userPoolClientId,
+      // A {{resolve:secretsmanager:…}} dynamic reference, resolved by CloudFormation at deploy time.
+      cursorSecret: cursorSecret.secretValue.unsafeUnwrap(),
+    };
+
+    const user = new DomainFunction(this, 'UserFunction', {
+      shared,
+      entry: 'functions/user/handler.ts',
+      description: 'Tutor Nexus user domain: BYOK keys, preferences, quota, subscription',
+      tableAccess: 'readWrite',
+      environment: { TN_KMS_KEY_ID: this.byokKey.keyArn },
+    });
+    // Seals new BYOK credentials only; nothing in this stack may decrypt them yet.
+    this.byokKey.grant(user.fn, 'kms:GenerateDataKey');
+
+    const routerTimeout = Duration.minutes(5);
+    const router = new DomainFunction(this, 'RouterFunction', {
+      shared,
+      entry: 'functions/router/handler.ts',
+      description: 'Tutor Nexus /mcp router: lists every tool, forwards each call to its domain function',
+      tableAccess: 'read',
+      timeout: routerTimeout,
+      environment: {
+        TN_DOMAIN_FUNCTIONS: this.toJsonString({ user: user.fn.functionName }),
+      },
+    });
+    user.fn.grantInvoke(router.fn);
+    Validations.of(router.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(user.fn.node.defaultChild as CfnElement)}.Arn>:*]`,
+      reason: 'grantInvoke also covers versions and aliases of the one user function (ARN:*); no other function.',
+    });
+    this.functions = { router, user };
+
+    this.mcp = new McpApi(this, 'Mcp', {
+      router: { fn: router.fn, timeout: routerTimeout },
+      domains: { user: { fn: user.fn, timeout: Duration.seconds(30) } },
+    });
+    for (const fn of [router, user]) {
+      // Links in protected-resource metadata and OpenAPI must include the stage path.
+      fn.fn.addEnvironment('TN_PUBLIC_BASE_URL', this.mcp.baseUrl);
+      // Cognito issues resource-server scopes as `<identifier>/<scope>`; clients must ask for those.
+      fn.fn.addEnvironment('TN_OAUTH_SCOPE_PREFIX', `${RESOURCE_SERVER_ID}/`);
+    }
+
+    this.alarms = new ApiAlarms(this, 'Alarms', {
+      api: this.mcp.api,
+      functions: { router: router.fn, user: user.fn },
+      alarmEmail: context('alarmEmail') as string | undefined,
+    });
+
+    new CfnOutput(this, 'McpUrl', { value: `${this.mcp.api.url}mcp`, description: 'MCP endpoint (all tools)' });
+    new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId, description: 'Public MCP client (PKCE)' });
+    new CfnOutput(this, 'CognitoDomain', { value: this.auth.domain.baseUrl(), description: 'Hosted sign-in / OAuth endpoints' });
+    new CfnOutput(this, 'JwtIssuer', { value: this.auth.issuer });
+  }
+}
+
+/** Context values arrive as arrays from cdk.json and as strings from `-c key=a,b`. */
+function listContext(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return [];
+}

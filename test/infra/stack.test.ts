@@ -1,0 +1,252 @@
+import { App, type CfnElement, Validations } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { describe, it, expect, beforeAll } from 'vitest';
+import { USER_PERMISSIONS } from '../../functions/shared/auth/principal.js';
+import { createTableInput, TABLE_DEFINITION } from '../../functions/shared/store/table-definition.js';
+import { MCP_INSPECTOR_CALLBACK, RESOURCE_SERVER_ID } from '../../lib/constructs/tutor-nexus-auth.js';
+import { TutorNexusStack } from '../../lib/tutor-nexus-stack.js';
+
+// Bundling both functions with esbuild dominates; synthesize once for every assertion.
+const SYNTH_TIMEOUT = 300_000;
+
+let app: App;
+let stack: TutorNexusStack;
+let template: Template;
+
+type Resource = { Type: string; Properties: any; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const resources = (type: string) => Object.entries(template.findResources(type)) as [string, Resource][];
+const actionsOf = (statements: any[]) => statements.flatMap((s) => [s.Action].flat() as string[]);
+
+/** Every action granted to a role through its inline policies. */
+function roleActions(roleLogicalId: string): { statements: any[]; actions: string[] } {
+  const statements = resources('AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleLogicalId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+  return { statements, actions: actionsOf(statements) };
+}
+
+/** Full resource paths of the REST API: logical id → `/mcp/user`. */
+function apiPaths(): Map<string, string> {
+  const byId = new Map(resources('AWS::ApiGateway::Resource'));
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const known = paths.get(id);
+    if (known !== undefined) return known;
+    const resource = byId.get(id)!;
+    const parent = resource.Properties.ParentId.Ref as string | undefined;
+    const full = `${parent ? pathOf(parent) : ''}/${resource.Properties.PathPart}`;
+    paths.set(id, full);
+    return full;
+  };
+  for (const id of byId.keys()) pathOf(id);
+  return paths;
+}
+
+function methods(): { path: string; httpMethod: string; integration: any; properties: any }[] {
+  const paths = apiPaths();
+  return resources('AWS::ApiGateway::Method').map(([, m]) => ({
+    path: m.Properties.ResourceId.Ref ? paths.get(m.Properties.ResourceId.Ref)! : '/',
+    httpMethod: m.Properties.HttpMethod,
+    integration: m.Properties.Integration,
+    properties: m.Properties,
+  }));
+}
+
+describe('TutorNexus stack', () => {
+  beforeAll(() => {
+    const started = performance.now();
+    app = new App({ context: { cognitoDomainPrefix: 'tutor-nexus-test' } });
+    stack = new TutorNexusStack(app, 'TutorNexus');
+    // As in bin/app.ts: cdk-nag 3 runs as a policy-validation plugin and synth throws on any error finding.
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+    template = Template.fromStack(stack);
+    console.info(`[infra] synthesized TutorNexus (bundling and cdk-nag included) in ${Math.round(performance.now() - started)} ms`);
+  }, SYNTH_TIMEOUT);
+
+  it('has the one table, shaped exactly like TABLE_DEFINITION', () => {
+    const local = createTableInput('ignored');
+    const tables = resources('AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(1);
+    const [, table] = tables[0]!;
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+    const p = table.Properties;
+    expect(p.KeySchema).toEqual(local.KeySchema);
+    expect(p.AttributeDefinitions).toEqual(expect.arrayContaining(local.AttributeDefinitions));
+    expect(p.AttributeDefinitions).toHaveLength(local.AttributeDefinitions.length);
+    expect(p.GlobalSecondaryIndexes).toEqual(local.GlobalSecondaryIndexes);
+    expect(p.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(p.TimeToLiveSpecification).toEqual({ AttributeName: TABLE_DEFINITION.timeToLiveAttribute, Enabled: true });
+    expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(p.DeletionProtectionEnabled).toBe(true);
+    expect(p.SSESpecification).toEqual({ SSEEnabled: true });
+  });
+
+  it('runs every function on nodejs22.x, arm64, active tracing, with a retained-for-a-while log group', () => {
+    const functions = resources('AWS::Lambda::Function');
+    expect(functions.map(([id]) => id).sort()).toEqual([logicalId(stack.functions.router.fn), logicalId(stack.functions.user.fn)].sort());
+    const logGroups = template.findResources('AWS::Logs::LogGroup');
+    for (const [, fn] of functions) {
+      const p = fn.Properties;
+      expect(p.Runtime).toBe('nodejs22.x');
+      expect(p.Architectures).toEqual(['arm64']);
+      expect(p.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(p.Handler).toBe('index.handler');
+      const logGroupId = p.LoggingConfig.LogGroup.Ref as string;
+      expect(logGroups[logGroupId]?.Properties.RetentionInDays).toBeGreaterThan(0);
+      expect(p.Environment.Variables).toMatchObject({
+        TN_RUNTIME: 'aws',
+        TN_TABLE_NAME: { Ref: logicalId(stack.table) },
+        POWERTOOLS_SERVICE_NAME: 'tutor-nexus',
+        POWERTOOLS_METRICS_NAMESPACE: 'TutorNexus',
+        TN_TOOL_PREFIX: 'tn_',
+        TN_PROMPTS_PER_DAY: '100',
+        TN_JWT_AUDIENCE: { Ref: logicalId(stack.auth.client) },
+      });
+      expect(JSON.stringify(p.Environment.Variables.TN_JWT_ISSUER)).toContain('https://cognito-idp.');
+      // The cursor secret is a deploy-time dynamic reference, never a value in the template.
+      expect(JSON.stringify(p.Environment.Variables.TN_CURSOR_SECRET)).toContain('{{resolve:secretsmanager:');
+    }
+  });
+
+  it('lets only the user function use the BYOK key, and only to generate data keys', () => {
+    const keyId = logicalId(stack.byokKey);
+    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain' });
+    template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/tutor-nexus-byok' });
+
+    const user = roleActions(logicalId(stack.functions.user.role));
+    const kmsStatements = user.statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')));
+    expect(kmsStatements).toEqual([{ Action: 'kms:GenerateDataKey', Effect: 'Allow', Resource: { 'Fn::GetAtt': [keyId, 'Arn'] } }]);
+    expect(user.actions).not.toContain('kms:Decrypt');
+
+    const others = resources('AWS::IAM::Role').filter(([id]) => id !== logicalId(stack.functions.user.role));
+    expect(others.length).toBeGreaterThan(0);
+    for (const [id] of others) expect(roleActions(id).actions.filter((a) => a.startsWith('kms:'))).toEqual([]);
+  });
+
+  it('gives the router read-only table access and invoke on the user function only', () => {
+    const router = roleActions(logicalId(stack.functions.router.role));
+    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
+      expect(router.actions).not.toContain(write);
+    }
+    expect(router.actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+    const invoke = router.statements.filter((s) => actionsOf([s]).includes('lambda:InvokeFunction'));
+    expect(invoke).toHaveLength(1);
+    expect(JSON.stringify(invoke[0].Resource)).toContain(logicalId(stack.functions.user.fn));
+    expect(JSON.stringify(invoke[0].Resource)).not.toContain(logicalId(stack.functions.router.fn));
+
+    const env = resources('AWS::Lambda::Function').find(([id]) => id === logicalId(stack.functions.router.fn))![1].Properties.Environment.Variables;
+    expect(env.TN_DOMAIN_FUNCTIONS).toEqual({ 'Fn::Join': ['', ['{"user":"', { Ref: logicalId(stack.functions.user.fn) }, '"}']] });
+    expect(roleActions(logicalId(stack.functions.user.role)).actions).toContain('dynamodb:PutItem');
+  });
+
+  it('routes every path to the right function through a streaming Lambda proxy', () => {
+    const routerId = logicalId(stack.functions.router.fn);
+    const userId = logicalId(stack.functions.user.fn);
+    const routes = methods().map((m) => `${m.httpMethod} ${m.path}`);
+    expect(routes.sort()).toEqual(
+      [
+        'ANY /mcp',
+        'ANY /mcp/user',
+        'POST /v1/tools/{toolName}',
+        'GET /openapi.json',
+        'GET /healthz',
+        'GET /.well-known/oauth-protected-resource',
+        'GET /.well-known/oauth-protected-resource/{proxy+}',
+      ].sort(),
+    );
+    for (const m of methods()) {
+      const uri = JSON.stringify(m.integration.Uri);
+      expect(m.integration.Type).toBe('AWS_PROXY');
+      expect(m.integration.ResponseTransferMode).toBe('STREAM');
+      expect(uri).toContain('/2021-11-15/functions/');
+      expect(uri).toContain('/response-streaming-invocations');
+      expect(uri).toContain(m.path === '/mcp/user' ? userId : routerId);
+      expect(m.properties.AuthorizationType).toBe('NONE');
+      if (m.path !== '/mcp/user') expect(m.integration.TimeoutInMillis).toBe(300_000);
+    }
+  });
+
+  it('logs access as JSON, traces and throttles the stage', () => {
+    const accessLogs = logicalId(stack.mcp.accessLogs);
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'prod',
+      TracingEnabled: true,
+      AccessLogSetting: {
+        DestinationArn: { 'Fn::GetAtt': [accessLogs, 'Arn'] },
+        Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"'),
+      },
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', LoggingLevel: 'ERROR', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 }),
+      ]),
+    });
+    template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    template.hasResourceProperties('AWS::ApiGateway::RequestValidator', { ValidateRequestBody: true, ValidateRequestParameters: true });
+  });
+
+  it('alarms on API 5XX and p99 latency and on errors and throttles of every function', () => {
+    const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    expect(alarms).toHaveLength(2 + 2 * 2);
+    const metrics = alarms.map((a) => `${a.Namespace}/${a.MetricName}`).sort();
+    expect(metrics).toEqual(['AWS/ApiGateway/5XXError', 'AWS/ApiGateway/Latency', 'AWS/Lambda/Errors', 'AWS/Lambda/Errors', 'AWS/Lambda/Throttles', 'AWS/Lambda/Throttles']);
+    expect(alarms.find((a) => a.MetricName === 'Latency')?.ExtendedStatistic).toBe('p99');
+    for (const a of alarms) expect(a.AlarmActions).toHaveLength(1);
+    for (const fn of Object.values(stack.functions)) {
+      const dimensions = alarms.filter((a) => a.Namespace === 'AWS/Lambda').map((a) => JSON.stringify(a.Dimensions));
+      expect(dimensions.filter((d) => d.includes(logicalId(fn.fn)))).toHaveLength(2);
+    }
+  });
+
+  it('has a Cognito user pool and a public PKCE client with the tool permissions as scopes', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      UsernameAttributes: ['email'],
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
+      MfaConfiguration: 'OPTIONAL',
+      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12, RequireSymbols: true, RequireUppercase: true, RequireNumbers: true }) },
+    });
+    template.hasResourceProperties('AWS::Cognito::UserPoolResourceServer', {
+      Identifier: RESOURCE_SERVER_ID,
+      Scopes: USER_PERMISSIONS.map((p) => Match.objectLike({ ScopeName: p })),
+    });
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      AllowedOAuthFlows: ['code'],
+      CallbackURLs: Match.arrayWith([MCP_INSPECTOR_CALLBACK]),
+      AllowedOAuthScopes: Match.arrayWith(['openid']),
+    });
+    // `<resource server Ref = identifier>/<permission>`, i.e. `tutor-nexus/byok:read`.
+    const [, client] = resources('AWS::Cognito::UserPoolClient')[0]!;
+    const serverId = resources('AWS::Cognito::UserPoolResourceServer')[0]![0];
+    for (const permission of USER_PERMISSIONS) {
+      expect(client.Properties.AllowedOAuthScopes).toContainEqual({ 'Fn::Join': ['', [{ Ref: serverId }, `/${permission}`]] });
+    }
+    template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'tutor-nexus-test' });
+    for (const output of ['McpUrl', 'UserPoolId', 'UserPoolClientId', 'CognitoDomain']) template.hasOutput(output, {});
+    expect(JSON.stringify(template.findOutputs('McpUrl'))).toContain('mcp');
+  });
+
+  it('passes cdk-nag AwsSolutions with no unacknowledged errors or warnings', () => {
+    const report = new AwsSolutionsChecks(undefined, { verbose: true }).validateScope(app);
+    const findings = report.violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+    expect(findings).toEqual([]);
+    expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
+    expect(Annotations.fromStack(stack).findWarning('*', Match.anyValue())).toEqual([]);
+  });
+
+  it('gives every acknowledged cdk-nag finding a real reason', () => {
+    const acknowledged = app.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY))
+      .flatMap((m) => Object.entries(m.data as Record<string, string>));
+    expect(acknowledged.length).toBeGreaterThan(0);
+    for (const [id, reason] of acknowledged) {
+      expect(id).toMatch(/AwsSolutions-[A-Z]+\d+/);
+      expect(reason.length, id).toBeGreaterThan(60);
+    }
+  });
+});
