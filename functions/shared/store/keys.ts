@@ -22,6 +22,8 @@ export const keys = {
     PK: userPk(userId),
     SK: `QUOTA#${kind}#${windowKey}`,
   }),
+  /** Sort-key prefix of a user's counters, optionally narrowed to `<kind>#<windowKey>`. */
+  quotaCounterPrefix: (narrowTo = '') => `QUOTA#${narrowTo}`,
   personalAccessToken: (tokenHash: string) => ({ PK: `PAT#${tokenHash}`, SK: 'PAT' }),
   personalAccessTokenByUser: (userId: string, createdAt: string) => ({ GSI1PK: userPk(userId), GSI1SK: `PAT#${createdAt}` }),
 };

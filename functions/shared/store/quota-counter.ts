@@ -116,7 +116,7 @@ export async function listCounters(store: Store, userId: string, prefix = ''): P
     new QueryCommand({
       TableName: store.tableName,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': `QUOTA#${prefix}` },
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': keys.quotaCounterPrefix(prefix) },
       ConsistentRead: true,
     }),
   );

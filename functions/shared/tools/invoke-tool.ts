@@ -3,7 +3,7 @@ import { recordToolCall, requestLogger } from '../observability.js';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
 import { consumeQuota, quotaWindow } from '../store/quota-counter.js';
-import { AgentHintsSchema, buildAgentHints, type AgentHints } from './agent-hints.js';
+import { AgentHintsSchema, buildAgentHints, type AgentHints, type HintInput } from './agent-hints.js';
 import type { AnyToolDefinition } from './define-tool.js';
 import { mapError, ToolError, validationError, type ErrorResponse } from './errors.js';
 import type { ProgressUpdate } from './tool-context.js';
@@ -78,7 +78,8 @@ export async function invokeTool(definition: AnyToolDefinition, rawInput: unknow
       outcome = { ...outcome, data: output.data };
       if (cacheKey) request.services.cache.set(cacheKey, outcome, definition.cacheTTL ?? 60);
     }
-    const hints = AgentHintsSchema.parse(buildAgentHints(outcome.hints));
+    const hints = AgentHintsSchema.parse(buildAgentHints(withDeprecation(definition, outcome.hints)));
+    if (definition.deprecated) log.warn('deprecated tool called', { replacement: definition.deprecated.replacement });
     const result = {
       ok: true as const,
       data: outcome.data,
@@ -166,6 +167,24 @@ async function runWithDeadline(
   } finally {
     signal.removeEventListener('abort', fail);
   }
+}
+
+/** Seed 001: a deprecated tool keeps working, and every answer tells the agent what replaces it. */
+function withDeprecation(definition: AnyToolDefinition, hints: HintInput): HintInput {
+  if (!definition.deprecated) return hints;
+  const { since, replacement, removalDate } = definition.deprecated;
+  return {
+    ...hints,
+    warnings: [
+      ...(hints.warnings ?? []),
+      {
+        type: 'deprecation',
+        severity: 'medium',
+        message: `Deprecated since ${since}; removed after ${removalDate}.`,
+        suggestedFix: `Use ${replacement} instead.`,
+      },
+    ],
+  };
 }
 
 function cacheKeyFor(toolName: string, input: unknown, principal: Principal): string {
