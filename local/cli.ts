@@ -1,12 +1,8 @@
 import { parseArgs } from 'node:util';
-import path from 'node:path';
 import { createPersonalAccessToken } from '../functions/shared/auth/personal-access-tokens.js';
 import { USER_PERMISSIONS } from '../functions/shared/auth/principal.js';
-import { loadConfig } from '../functions/shared/config.js';
-import { createStore, type Store } from '../functions/shared/store/dynamo-client.js';
 import { PLANS, PlanSchema, setPlan } from '../functions/user/plans.js';
-import { startDynamoDbLocal } from './dynamodb-local.js';
-import { ensureTable } from './ensure-table.js';
+import { withStore } from './store-session.js';
 
 const USAGE = `Usage:
   tn token create --user <userId> [--scopes byok:read,preferences:read] [--days <n>] [--label <text>]
@@ -60,17 +56,4 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     console.log(`${values.user} is now on the ${record.plan} plan${record.renewsAt ? `, renewing ${record.renewsAt}` : ''}.`);
     return 0;
   });
-}
-
-async function withStore(env: Record<string, string | undefined>, run: (store: Store) => Promise<number>): Promise<number> {
-  const config = loadConfig(env);
-  const local = config.runtime === 'local' && !config.dynamoDbEndpoint ? await startDynamoDbLocal({ dataDir: path.join(config.dataDir, 'dynamodb') }) : undefined;
-  const store = createStore({ ...config, dynamoDbEndpoint: local?.endpoint ?? config.dynamoDbEndpoint });
-  try {
-    if (config.runtime === 'local') await ensureTable(store.client, config.tableName);
-    return await run(store);
-  } finally {
-    store.doc.destroy();
-    await local?.stop();
-  }
 }

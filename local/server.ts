@@ -10,6 +10,7 @@ import { createHttpApp } from '../functions/shared/http/app.js';
 import { createServices, type Services } from '../functions/shared/services.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';
+import { loadSampleCatalogOnce } from './sample-catalog.js';
 import { createNodeServer } from './node-http.js';
 
 export interface LocalServer {
@@ -46,6 +47,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     const { token, generated } = await resolveLocalToken(config.dataDir, env.TN_LOCAL_TOKEN);
     const services = await createServices(config, { localTokens: parseLocalTokens({ ...env, TN_LOCAL_TOKEN: token }, token), now: options.now });
     await ensureTable(services.store.client, config.tableName);
+    if (env.TN_SAMPLE_CATALOG !== 'off') await loadSampleCatalogOnce(services.store);
 
     const allowedHostnames = [...localhostAllowedHostnames(), ...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...extraHosts(env)];
     const app = createHttpApp({ services, definitions: ALL_DOMAIN_TOOLS, endpointTools: ENDPOINT_TOOLS, allowedHostnames });

@@ -1,17 +1,31 @@
 import type { TestProject } from 'vitest/node';
+import { createStore } from '../functions/shared/store/dynamo-client.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
+import { ensureTable } from '../local/ensure-table.js';
+import { loadSampleCatalogOnce } from '../local/sample-catalog.js';
 
 let dynamo: DynamoDbLocal | undefined;
 
-/** One in-memory DynamoDB Local for the whole run; each test file makes its own table. */
+export const SHARED_CATALOG_TABLE = 'tn-test-shared-catalog';
+
+/**
+ * One in-memory DynamoDB Local for the whole run; each test file makes its own table. The shipped
+ * sample catalog is loaded once into a shared table that catalog tests read (and never change).
+ */
 export async function setup(project: TestProject): Promise<void> {
-  const endpoint = process.env.TN_DYNAMODB_ENDPOINT;
-  if (endpoint) {
-    project.provide('dynamoDbEndpoint', endpoint);
-    return;
+  let endpoint = process.env.TN_DYNAMODB_ENDPOINT;
+  if (!endpoint) {
+    dynamo = await startDynamoDbLocal({ inMemory: true });
+    endpoint = dynamo.endpoint;
   }
-  dynamo = await startDynamoDbLocal({ inMemory: true });
-  project.provide('dynamoDbEndpoint', dynamo.endpoint);
+  project.provide('dynamoDbEndpoint', endpoint);
+  const store = createStore({ region: 'us-west-2', tableName: SHARED_CATALOG_TABLE, dynamoDbEndpoint: endpoint });
+  await ensureTable(store.client, SHARED_CATALOG_TABLE);
+  const runs = await loadSampleCatalogOnce(store);
+  const failed = runs?.filter((run) => run.status !== 'succeeded') ?? [];
+  if (failed.length) throw new Error(`sample catalog failed to load: ${JSON.stringify(failed.map((r) => [r.origin, r.errors]))}`);
+  store.doc.destroy();
+  project.provide('sharedCatalogTable', SHARED_CATALOG_TABLE);
 }
 
 export async function teardown(): Promise<void> {
@@ -21,5 +35,6 @@ export async function teardown(): Promise<void> {
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamoDbEndpoint: string;
+    sharedCatalogTable: string;
   }
 }

@@ -8,7 +8,7 @@ const TOOLS = [...ALL_DOMAIN_TOOLS, ...ENDPOINT_TOOLS];
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { catalog: 'shared' });
 });
 afterAll(async () => {
   await server?.close();

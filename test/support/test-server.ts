@@ -16,8 +16,11 @@ export interface TestServer extends LocalServer {
   close(): Promise<void>;
 }
 
-/** A local server on a free port, its own table and data dir, against the run's DynamoDB Local. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * A local server on a free port and its own data dir, against the run's DynamoDB Local: with its own
+ * empty table, or (`catalog: 'shared'`) on the table the global setup loaded the sample catalog into.
+ */
+export async function startTestServer(env: Record<string, string> = {}, options: { catalog?: 'shared' | 'none' } = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-test-'));
   const server = await startLocalServer({
     env: {
@@ -26,7 +29,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       HOST: '127.0.0.1',
       TN_DATA_DIR: dataDir,
       TN_DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
-      TN_TABLE_NAME: `tn-test-${ulid()}`,
+      TN_TABLE_NAME: options.catalog === 'shared' ? inject('sharedCatalogTable') : `tn-test-${ulid()}`,
+      TN_SAMPLE_CATALOG: 'off',
       TN_LOCAL_TOKEN: TEST_TOKEN,
       TN_LOCAL_TOKENS: `${SECOND_TOKEN}=bob`,
       TN_LOG_LEVEL: 'ERROR',

@@ -9,6 +9,12 @@ export const ENTITY = {
   subscription: 'Subscription',
   quotaCounter: 'QuotaCounter',
   personalAccessToken: 'PersonalAccessToken',
+  catalogRecord: 'CatalogRecord',
+  institution: 'Institution',
+  ingestionRun: 'IngestionRun',
+  quarantinedRecord: 'QuarantinedRecord',
+  sourceState: 'SourceState',
+  catalogVersion: 'CatalogVersion',
 } as const;
 
 export const userPk = (userId: string) => `USER#${userId}`;
@@ -28,6 +34,33 @@ export const keys = {
   personalAccessTokenByUser: (userId: string, createdAt: string) => ({ GSI1PK: userPk(userId), GSI1SK: `PAT#${createdAt}` }),
 };
 
+/** Catalog keys: one partition per course holds every record about it, so one Query reads it all. */
+export const catalogKeys = {
+  coursePartition: (institution: string, code: string) => `COURSE#${institution}#${code}`,
+  record: (institution: string, code: string, recordId: string) => ({
+    PK: catalogKeys.coursePartition(institution, code),
+    SK: recordId,
+  }),
+  /** GSI1 lists an institution's course fragments (search index, similar courses). */
+  byInstitution: (institution: string, code: string, source: string) => ({ GSI1PK: `CATALOG#${institution}`, GSI1SK: `${code}#${source}` }),
+  institutionCatalog: (institution: string) => `CATALOG#${institution}`,
+  /** GSI2 lists what one source owns within one scope, so a re-run can skip, update or retire exactly its records. */
+  bySource: (source: string, scope: string, pk: string, sk: string) => ({ GSI2PK: ownership(source, scope), GSI2SK: `${pk}|${sk}` }),
+  sourceScope: (source: string, scope: string) => ownership(source, scope),
+  institution: (id: string) => ({ PK: 'INSTITUTIONS', SK: `INST#${id}` }),
+  institutionsPartition: 'INSTITUTIONS',
+  institutionPrefix: 'INST#',
+  ingestionRun: (source: string, runId: string) => ({ PK: `INGEST#${source}`, SK: `RUN#${runId}` }),
+  quarantined: (source: string, runId: string, index: number) => ({ PK: `INGEST#${source}`, SK: `QUARANTINE#${runId}#${String(index).padStart(6, '0')}` }),
+  sourceState: (source: string, originHash: string) => ({ PK: `INGEST#${source}`, SK: `STATE#${originHash}` }),
+  catalogVersion: { PK: 'CATALOG', SK: 'VERSION' },
+  sampleCatalogMarker: { PK: 'CATALOG', SK: 'SAMPLE' },
+};
+
+function ownership(source: string, scope: string): string {
+  return `SOURCE#${source}#${scope}`;
+}
+
 export interface AccessPattern {
   name: string;
   usedBy: string[];
@@ -38,6 +71,52 @@ export interface AccessPattern {
 }
 
 export const ACCESS_PATTERNS: AccessPattern[] = [
+  {
+    name: 'Everything about one course (fragments, offerings, sections, grades, materials)',
+    usedBy: ['tn_course_get', 'tn_course_prereqs', 'tn_course_requisites', 'tn_course_outline', 'tn_course_instructor', 'tn_course_schedule', 'tn_course_section_list', 'tn_course_section_get', 'tn_course_grades', 'tn_course_materials'],
+    operation: 'Query',
+    index: 'table',
+    keyCondition: 'PK = COURSE#<institution>#<code>',
+    notes: 'One round trip; retired records are filtered in code. Results are cached in the warm function per catalog version.',
+  },
+  {
+    name: 'An institution\'s course fragments',
+    usedBy: ['tn_course_search (index build)', 'tn_course_similar', 'tn_course_get (close matches)'],
+    operation: 'Query',
+    index: 'GSI1',
+    keyCondition: 'GSI1PK = CATALOG#<institution>',
+    notes: 'Read once per warm process and catalog version to build the in-memory search index.',
+  },
+  {
+    name: 'Institutions with per-source freshness',
+    usedBy: ['tn_course_institutions', 'tn_course_search (index build)'],
+    operation: 'Query',
+    index: 'table',
+    keyCondition: 'PK = INSTITUTIONS AND begins_with(SK, "INST#")',
+  },
+  {
+    name: 'Catalog version',
+    usedBy: ['cached course tools (cache invalidation)'],
+    operation: 'GetItem',
+    index: 'table',
+    keyCondition: 'PK = CATALOG, SK = VERSION',
+    notes: 'Bumped by every ingestion run that changed something.',
+  },
+  {
+    name: 'What a source owns within a scope',
+    usedBy: ['ingestion'],
+    operation: 'Query',
+    index: 'GSI2',
+    keyCondition: 'GSI2PK = SOURCE#<source>#<scope>',
+    notes: 'Content hashes decide skip / update; records not seen again are retired, never deleted.',
+  },
+  {
+    name: 'Ingestion runs, quarantined records and conditional-GET state of a source',
+    usedBy: ['ingestion', 'npm run ingest'],
+    operation: 'Query',
+    index: 'table',
+    keyCondition: 'PK = INGEST#<source> AND begins_with(SK, "RUN#" | "QUARANTINE#<runId>" | "STATE#")',
+  },
   {
     name: 'List a user\'s BYOK credentials',
     usedBy: ['tn_user_byok_list', 'tn_user_byok_add'],

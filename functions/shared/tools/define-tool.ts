@@ -47,6 +47,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   /** Seconds; required when cacheable. */
   cacheTTL?: number;
   idempotent: boolean;
+  /**
+   * For cacheable tools whose data changes in place (the catalog): a version that is part of the
+   * cache key, so a new version is never answered from an older cached result.
+   */
+  cacheVersion?: (ctx: ToolContext) => Promise<string>;
   /** Destructive tools must take an explicit confirmation literal (seed 002). */
   destructive?: boolean;
   /** True when the tool reaches systems outside Tutor Nexus (LLM providers, remote sources). */

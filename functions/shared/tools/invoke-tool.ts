@@ -1,12 +1,12 @@
 import { SERVICE_VERSION } from '../config.js';
-import { recordToolCall, requestLogger } from '../observability.js';
+import { recordToolCall, requestLogger, type RequestLogger } from '../observability.js';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
 import { consumeQuota, quotaWindow } from '../store/quota-counter.js';
 import { AgentHintsSchema, buildAgentHints, type AgentHints, type HintInput } from './agent-hints.js';
 import type { AnyToolDefinition } from './define-tool.js';
 import { mapError, ToolError, validationError, type ErrorResponse } from './errors.js';
-import type { ProgressUpdate } from './tool-context.js';
+import type { ProgressUpdate, ToolContext } from './tool-context.js';
 import type { ToolRegistry } from './registry.js';
 
 export interface ExecutionMeta {
@@ -65,7 +65,9 @@ export async function invokeTool(definition: AnyToolDefinition, rawInput: unknow
     const input = parsed.data;
     await enforceRateLimit(definition, request);
 
-    const cacheKey = definition.cacheable ? cacheKeyFor(request.toolName, input, request.principal) : undefined;
+    const cacheKey = definition.cacheable
+      ? cacheKeyFor(request.toolName, input, request.principal, await definition.cacheVersion?.(contextFor(request, log, request.signal ?? new AbortController().signal)))
+      : undefined;
     let outcome = cacheKey ? request.services.cache.get<Awaited<ReturnType<AnyToolDefinition['handler']>>>(cacheKey) : undefined;
     cached = outcome !== undefined;
     if (!outcome) {
@@ -140,7 +142,7 @@ async function runWithDeadline(
   definition: AnyToolDefinition,
   input: unknown,
   request: InvocationRequest,
-  log: ReturnType<typeof requestLogger>,
+  log: RequestLogger,
 ) {
   const deadline = AbortSignal.timeout(DEADLINE_MS[definition.responseTime as keyof typeof DEADLINE_MS]);
   const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
@@ -150,7 +152,16 @@ async function runWithDeadline(
     if (signal.aborted) fail();
     signal.addEventListener('abort', fail, { once: true });
   });
-  const run = definition.handler(input, {
+  const run = definition.handler(input, contextFor(request, log, signal));
+  try {
+    return await Promise.race([run, aborted]);
+  } finally {
+    signal.removeEventListener('abort', fail);
+  }
+}
+
+function contextFor(request: InvocationRequest, log: RequestLogger, signal: AbortSignal): ToolContext {
+  return {
     toolName: request.toolName,
     requestId: request.requestId,
     traceId: request.traceId,
@@ -161,12 +172,7 @@ async function runWithDeadline(
     signal,
     now: request.services.now,
     reportProgress: request.reportProgress,
-  });
-  try {
-    return await Promise.race([run, aborted]);
-  } finally {
-    signal.removeEventListener('abort', fail);
-  }
+  };
 }
 
 /** Seed 001: a deprecated tool keeps working, and every answer tells the agent what replaces it. */
@@ -187,8 +193,8 @@ function withDeprecation(definition: AnyToolDefinition, hints: HintInput): HintI
   };
 }
 
-function cacheKeyFor(toolName: string, input: unknown, principal: Principal): string {
-  return JSON.stringify([toolName, principal.kind === 'user' ? principal.userId : '', input]);
+function cacheKeyFor(toolName: string, input: unknown, principal: Principal, version = ''): string {
+  return JSON.stringify([toolName, principal.kind === 'user' ? principal.userId : '', version, input]);
 }
 
 function defaultNextStep(hints: AgentHints): string {

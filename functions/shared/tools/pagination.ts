@@ -87,3 +87,17 @@ function invalidCursor(): ToolError {
     { field: 'cursor', message: 'invalid or tampered cursor' },
   ]);
 }
+
+/** Pages an in-memory list with offset cursors bound to the same scope (tool, user, query). */
+export function pageOf<T>(items: T[], args: { limit: number; cursor?: string }, codec: CursorCodec, scope: CursorScope): Page<T> {
+  const offset = args.cursor ? codec.decode<{ offset: number }>(scope, args.cursor).offset : 0;
+  if (!Number.isInteger(offset) || offset < 0) throw invalidCursor();
+  const end = offset + args.limit;
+  const hasMore = end < items.length;
+  return {
+    items: items.slice(offset, end),
+    ...(hasMore ? { nextCursor: codec.encode(scope, { offset: end }) } : {}),
+    totalCount: items.length,
+    hasMore,
+  };
+}

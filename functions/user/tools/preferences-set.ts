@@ -1,22 +1,21 @@
 import { z } from 'zod';
 import { defineTool } from '../../shared/tools/define-tool.js';
+import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { requireUserId } from '../../shared/tools/tool-context.js';
 import { findCredential } from '../byok-credentials.js';
 import { mergePreferences, preferenceFields, PreferencesSchema, type PreferencesPatch } from '../preferences.js';
 
 const f = preferenceFields;
-/** Wrapping a schema drops its description, so carry it over. */
-const optional = <T extends z.ZodType>(schema: T) => schema.optional().describe(schema.description ?? '');
 const input = z
   .strictObject({
-    tutoringStyle: optional(f.tutoringStyle),
-    language: optional(f.language),
-    voice: optional(f.voice),
-    theme: optional(f.theme),
-    responseLength: optional(f.responseLength),
+    tutoringStyle: optionalField(f.tutoringStyle),
+    language: optionalField(f.language),
+    voice: optionalField(f.voice),
+    theme: optionalField(f.theme),
+    responseLength: optionalField(f.responseLength),
     defaultCredentialId: f.defaultCredentialId.nullable().optional().describe(`${f.defaultCredentialId.description}; null clears it`),
-    timezone: optional(f.timezone),
+    timezone: optionalField(f.timezone),
     defaultInstitution: f.defaultInstitution.nullable().optional().describe(`${f.defaultInstitution.description}; null clears it`),
   })
   .refine((value) => Object.values(value).some((v) => v !== undefined), { message: 'give at least one preference to change' });

@@ -1,0 +1,134 @@
+import MiniSearch from 'minisearch';
+import { listInstitutions } from '../ingest/institution-registry.js';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { listCourseFragments } from './catalog-store.js';
+import { coursesFromFragments, type CourseView } from './course-view.js';
+
+export interface SearchHit {
+  course: CourseView;
+  score: number;
+}
+
+export interface SearchFilters {
+  institution?: string;
+  subject?: string;
+  level?: number;
+}
+
+interface IndexedCourse {
+  id: string;
+  code: string;
+  compactCode: string;
+  subject: string;
+  title: string;
+  description: string;
+  institution: string;
+  level: number;
+}
+
+/**
+ * The in-memory catalog: every course merged from its fragments, plus a MiniSearch BM25 index over
+ * code, title and description. Built from the table once per warm process and catalog version.
+ */
+export class CatalogIndex {
+  readonly courses = new Map<string, CourseView>();
+  private readonly search: MiniSearch<IndexedCourse>;
+
+  constructor(courses: CourseView[]) {
+    this.search = new MiniSearch<IndexedCourse>({
+      fields: ['code', 'compactCode', 'subject', 'title', 'description'],
+      storeFields: [],
+      searchOptions: {
+        boost: { code: 4, compactCode: 4, title: 3, subject: 1.5, description: 1 },
+        prefix: true,
+        fuzzy: 0.15,
+        combineWith: 'OR',
+        boostDocument: (id) => levelPrior(this.courses.get(id)?.level ?? 4),
+      },
+    });
+    for (const course of courses) this.courses.set(course.ref, course);
+    this.search.addAll(
+      courses.map((course) => ({
+        id: course.ref,
+        code: course.code,
+        compactCode: course.code.replace(' ', ''),
+        subject: course.subject,
+        title: course.title ?? '',
+        description: course.description ?? '',
+        institution: course.institution,
+        level: course.level,
+      })),
+    );
+  }
+
+  static async build(store: Store): Promise<CatalogIndex> {
+    const institutions = await listInstitutions(store);
+    const fragments = (await Promise.all(institutions.map((i) => listCourseFragments(store, i.id)))).flat();
+    return new CatalogIndex(coursesFromFragments(fragments));
+  }
+
+  get size(): number {
+    return this.courses.size;
+  }
+
+  query(text: string, filters: SearchFilters = {}): SearchHit[] {
+    const matches = (course: CourseView) =>
+      (!filters.institution || course.institution === filters.institution) &&
+      (!filters.subject || course.subject === filters.subject) &&
+      (!filters.level || course.level === filters.level);
+    return this.search
+      .search(text, { filter: (result) => matches(this.courses.get(result.id)!) })
+      .map((result) => ({ course: this.courses.get(result.id)!, score: result.score }));
+  }
+
+  /** Same-institution courses whose text is closest to this one's; never the course itself. */
+  similar(course: CourseView): SearchHit[] {
+    const text = [course.title, course.description].filter(Boolean).join(' ');
+    if (!text) return [];
+    return this.search
+      .search(text, {
+        fields: ['title', 'description'],
+        prefix: false,
+        fuzzy: false,
+        filter: (result) => result.id !== course.ref && this.courses.get(result.id)?.institution === course.institution,
+      })
+      .map((result) => ({ course: this.courses.get(result.id)!, score: result.score }));
+  }
+
+  /** Courses at an institution whose code or title is close to what was asked for (NOT_FOUND hints). */
+  closeMatches(institution: string, code: string, limit = 5): CourseView[] {
+    const [subject, number] = code.split(' ');
+    const sameSubject = [...this.courses.values()].filter((c) => c.institution === institution && c.subject === subject);
+    const byNumber = sameSubject
+      .map((c) => ({ c, distance: editDistance(c.number, number ?? '') }))
+      .sort((a, b) => a.distance - b.distance || a.c.number.localeCompare(b.c.number))
+      .slice(0, limit)
+      .map(({ c }) => c);
+    if (byNumber.length) return byNumber;
+    return this.query(code, { institution }).slice(0, limit).map((hit) => hit.course);
+  }
+}
+
+/**
+ * A student searching a topic usually wants the course that introduces it, so among equally
+ * relevant matches lower levels rank slightly higher (CMPT 225 before CMPT 307 for "data
+ * structures"); graduate courses (5xx+) slightly lower. Small enough that relevance still decides.
+ */
+export function levelPrior(level: number): number {
+  if (level >= 5) return 0.9;
+  return 1 + 0.05 * (4 - Math.max(1, level));
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}

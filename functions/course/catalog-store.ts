@@ -1,0 +1,68 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { catalogKeys } from '../shared/store/keys.js';
+import type { CatalogRecord, CourseFragment, GradeDistribution, Material, Offering, Section } from './catalog-model.js';
+
+export interface CourseBundle {
+  institution: string;
+  code: string;
+  fragments: CourseFragment[];
+  offerings: Offering[];
+  sections: Section[];
+  grades: GradeDistribution[];
+  materials: Material[];
+  /** Raw items other domains keep in the course partition (e.g. transfer equivalences). */
+  extras: Record<string, unknown>[];
+}
+
+async function queryAll(store: Store, input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await store.doc.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** Everything known about one course in one Query; retired records are left out. */
+export async function getCourseBundle(store: Store, institution: string, code: string): Promise<CourseBundle | undefined> {
+  const items = await queryAll(store, {
+    TableName: store.tableName,
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(institution, code) },
+  });
+  const bundle: CourseBundle = { institution, code, fragments: [], offerings: [], sections: [], grades: [], materials: [], extras: [] };
+  for (const item of items) {
+    if (item.status !== 'active') continue;
+    const record = item.record as CatalogRecord | undefined;
+    if (!record) {
+      bundle.extras.push(item);
+      continue;
+    }
+    if (record.kind === 'course') bundle.fragments.push(record);
+    else if (record.kind === 'offering') bundle.offerings.push(record);
+    else if (record.kind === 'section') bundle.sections.push(record);
+    else if (record.kind === 'grades') bundle.grades.push(record);
+    else if (record.kind === 'material') bundle.materials.push(record);
+  }
+  const known = bundle.fragments.length + bundle.offerings.length + bundle.sections.length + bundle.grades.length;
+  return known > 0 ? bundle : undefined;
+}
+
+/** Every active course fragment of an institution (GSI1), for the search index. */
+export async function listCourseFragments(store: Store, institution: string): Promise<CourseFragment[]> {
+  const items = await queryAll(store, {
+    TableName: store.tableName,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': catalogKeys.institutionCatalog(institution) },
+  });
+  return items.filter((item) => item.status === 'active').map((item) => item.record as CourseFragment);
+}
+
+export async function getCatalogVersion(store: Store): Promise<number> {
+  const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.catalogVersion }));
+  return Number(result.Item?.version ?? 0);
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { parseCourseRef, type CourseRef } from '../shared/catalog/course-ref.js';
+import { ToolError } from '../shared/tools/errors.js';
+import type { ToolContext } from '../shared/tools/tool-context.js';
+import { catalogCacheFor } from './catalog-cache.js';
+import type { CourseBundle } from './catalog-store.js';
+import { levelOf, mergeFragments, type CourseView } from './course-view.js';
+
+export const CourseRefInput = z
+  .string()
+  .min(3)
+  .max(64)
+  .describe('Course reference "institution:CODE", e.g. "sfu:CMPT 225" or "langara:CPSC 1150"; loose forms like "SFU:cmpt225" work');
+
+export interface LoadedCourse {
+  ref: CourseRef;
+  bundle: CourseBundle;
+  view: CourseView;
+}
+
+export function parseCourseInput(input: string, field = 'course'): CourseRef {
+  const ref = parseCourseRef(input);
+  if (!ref) {
+    throw ToolError.badRequest(`"${input}" is not a course reference like "sfu:CMPT 225".`, [
+      { field, message: 'expected institution:SUBJECT NUMBER, e.g. sfu:CMPT 225' },
+    ]);
+  }
+  return ref;
+}
+
+/** Resolves a course reference to everything known about it, or NOT_FOUND with close matches. */
+export async function loadCourse(ctx: ToolContext, input: string, field = 'course'): Promise<LoadedCourse> {
+  const ref = parseCourseInput(input, field);
+  const cache = catalogCacheFor(ctx.services.store);
+  const bundle = await cache.getBundle(ref.institution, ref.code);
+  if (!bundle) {
+    const index = await cache.getIndex();
+    const close = index.closeMatches(ref.institution, ref.code).map((c) => `${c.ref}${c.title ? ` (${c.title})` : ''}`);
+    throw ToolError.notFound(
+      `No course ${ref.ref} in the catalog.`,
+      close.length ? [`Close matches: ${close.join('; ')}`] : [`Search with tn_course_search, or list institutions with tn_course_institutions.`],
+    );
+  }
+  return { ref, bundle, view: viewOf(bundle) };
+}
+
+/** A course known only from sections or grades still gets a view, titled from those records. */
+function viewOf(bundle: CourseBundle): CourseView {
+  if (bundle.fragments.length) return mergeFragments(bundle.fragments);
+  const [subject, number] = bundle.code.split(' ') as [string, string];
+  const title = bundle.sections[0]?.title ?? bundle.grades[0]?.title ?? null;
+  return {
+    ref: `${bundle.institution}:${bundle.code}`,
+    institution: bundle.institution,
+    code: bundle.code,
+    subject,
+    number,
+    level: levelOf(number),
+    title,
+    description: null,
+    credits: bundle.sections[0]?.credits ?? null,
+    prerequisitesText: null,
+    corequisitesText: null,
+    notes: null,
+    designation: null,
+    attributes: [],
+    deliveryMethod: null,
+    degreeLevel: null,
+    hours: null,
+    sources: [...bundle.sections, ...bundle.grades].slice(0, 1).map((r) => r.provenance),
+  };
+}
+
+/** Cache version of every catalog tool: the catalog version. */
+export async function catalogVersion(ctx: ToolContext): Promise<string> {
+  return String(await catalogCacheFor(ctx.services.store).currentVersion());
+}
+
+/** Freshness signal for confidence: 1 when ingested within a week, decaying to 0.3 over a year. */
+export function freshness(ingestedAt: string | undefined, now: Date): number {
+  if (!ingestedAt) return 0.3;
+  const days = (now.getTime() - Date.parse(ingestedAt)) / 86_400_000;
+  if (days <= 7) return 1;
+  return Math.max(0.3, 1 - (days - 7) / 365);
+}
+
+/** Completeness signal: share of the listed fields that have a value. */
+export function completeness(values: unknown[]): number {
+  if (values.length === 0) return 0;
+  return values.filter((v) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0)).length / values.length;
+}
+
+/** Common metadata of the catalog tools (seed 001): public, cacheable, keyed by catalog version. */
+export const CATALOG_TOOL = {
+  domain: 'course' as const,
+  version: '1.0.0',
+  category: 'query' as const,
+  permissions: [],
+  access: 'public' as const,
+  cacheable: true,
+  cacheTTL: 300,
+  idempotent: true,
+  cacheVersion: catalogVersion,
+};

@@ -1,0 +1,28 @@
+import type { AnyToolDefinition } from '../shared/tools/define-tool.js';
+import { equivalentElsewhereTool } from './tools/equivalent-elsewhere.js';
+import { getTool } from './tools/get.js';
+import { gradesTool } from './tools/grades.js';
+import { institutionsTool } from './tools/institutions.js';
+import { instructorTool } from './tools/instructor.js';
+import { materialsTool } from './tools/materials.js';
+import { outlineTool } from './tools/outline.js';
+import { scheduleTool } from './tools/schedule.js';
+import { searchTool } from './tools/search.js';
+import { sectionGetTool } from './tools/section-get.js';
+import { sectionListTool } from './tools/section-list.js';
+import { similarTool } from './tools/similar.js';
+
+export const courseTools: AnyToolDefinition[] = [
+  searchTool,
+  getTool,
+  outlineTool,
+  instructorTool,
+  scheduleTool,
+  sectionListTool,
+  sectionGetTool,
+  similarTool,
+  institutionsTool,
+  equivalentElsewhereTool,
+  materialsTool,
+  gradesTool,
+];

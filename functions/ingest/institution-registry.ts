@@ -1,0 +1,89 @@
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { CatalogRecord, SourceAdapter } from '../course/catalog-model.js';
+import { findInstitution } from '../shared/catalog/institutions.js';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { catalogKeys, ENTITY } from '../shared/store/keys.js';
+
+export interface SourceFreshness {
+  source: string;
+  lastIngestedAt: string;
+  records: number;
+}
+
+export interface InstitutionEntry {
+  id: string;
+  name: string;
+  bctgCode?: string;
+  sources: SourceFreshness[];
+}
+
+/** Every institution a run saw gets (or keeps) its entry, and the source's freshness for it. */
+export async function recordInstitutionFreshness(store: Store, adapter: SourceAdapter, records: CatalogRecord[], at: string): Promise<void> {
+  const counts = new Map<string, number>();
+  for (const record of records) counts.set(record.institution, (counts.get(record.institution) ?? 0) + 1);
+  await Promise.all(
+    [...counts].map(async ([id, count]) => {
+      await ensureInstitution(store, id);
+      await store.doc.send(
+        new PutCommand({
+          TableName: store.tableName,
+          Item: {
+            ...freshnessKey(id, adapter.name),
+            entity: ENTITY.institution,
+            institution: id,
+            source: adapter.name,
+            lastIngestedAt: at,
+            records: count,
+          },
+        }),
+      );
+    }),
+  );
+}
+
+/** Institutions named by data (e.g. transfer rules) exist even before any catalog source covers them. */
+export async function ensureInstitution(store: Store, id: string, nameFromData?: string): Promise<void> {
+  const known = findInstitution(id);
+  try {
+    await store.doc.send(
+      new PutCommand({
+        TableName: store.tableName,
+        Item: { ...catalogKeys.institution(id), entity: ENTITY.institution, id, name: known?.name ?? nameFromData ?? id, bctgCode: known?.bctgCode },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}
+
+function freshnessKey(id: string, source: string) {
+  const key = catalogKeys.institution(id);
+  return { PK: key.PK, SK: `${key.SK}#SOURCE#${source}` };
+}
+
+export async function listInstitutions(store: Store): Promise<InstitutionEntry[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await store.doc.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': catalogKeys.institutionsPartition, ':prefix': catalogKeys.institutionPrefix },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+
+  const byId = new Map<string, InstitutionEntry>();
+  for (const item of items.filter((i) => !String(i.SK).includes('#SOURCE#'))) {
+    byId.set(String(item.id), { id: String(item.id), name: String(item.name), ...(item.bctgCode ? { bctgCode: String(item.bctgCode) } : {}), sources: [] });
+  }
+  for (const item of items.filter((i) => String(i.SK).includes('#SOURCE#'))) {
+    byId.get(String(item.institution))?.sources.push({ source: String(item.source), lastIngestedAt: String(item.lastIngestedAt), records: Number(item.records) });
+  }
+  return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+}

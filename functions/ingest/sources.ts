@@ -1,0 +1,32 @@
+import type { SourceAdapter } from '../course/catalog-model.js';
+import { ADAPTERS } from './adapters/index.js';
+import { materialsManifestAdapter } from './materials-manifest.js';
+
+/** Every source `npm run ingest -- --source <name>` and the scheduled ingestion functions know. */
+export const SOURCES: SourceAdapter[] = [...ADAPTERS, materialsManifestAdapter];
+
+export function sourceNamed(name: string): SourceAdapter | undefined {
+  return SOURCES.find((adapter) => adapter.name === name);
+}
+
+/** The sample catalog the project ships (data/sample/, each folder with its SOURCE.md), in load order. */
+export const SAMPLE_CATALOG: { source: string; file: string }[] = [
+  { source: 'sfu-outlines', file: 'sfu-outlines/outlines.json' },
+  { source: 'sfu-sections', file: 'sfu-outlines/sections-2025-fall.json' },
+  { source: 'sfu-sections', file: 'sfu-outlines/sections-2026-spring.json' },
+  { source: 'ubc-catalog', file: 'ubc-catalog/courses.json' },
+  { source: 'langara-catalogue', file: 'langara/catalogue.json' },
+  { source: 'langara-attributes', file: 'langara/attributes.json' },
+  { source: 'langara-prereqs', file: 'langara-prereqs/prerequisites-text.csv' },
+  { source: 'langara-schedule', file: 'langara/semester-202310.json' },
+  { source: 'langara-schedule', file: 'langara/semester-202330.json' },
+  ...[
+    'tableau-dashboard-v2/UBCO-2024W-COSC.csv',
+    'tableau-dashboard/UBCV-2021W-CPSC.csv',
+    'pair-reports/UBC-2015W-CPSC.csv',
+    ...['APSC', 'BIOL', 'CHEM', 'CPSC', 'DSCI', 'ECON', 'ENGL', 'MATH', 'PHYS', 'PSYC', 'STAT'].flatMap((subject) => [
+      `tableau-dashboard-v2/UBCV-2024W-${subject}.csv`,
+      `tableau-dashboard-v2/UBCV-2025W-${subject}.csv`,
+    ]),
+  ].map((file) => ({ source: 'ubc-grades', file: `ubc-grades/${file}` })),
+];
