@@ -8,6 +8,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // Tests assert on results, not on log output; keep the run readable.
-    env: { TN_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
+    env: { TN_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true', TN_CATALOG_VERSION_CHECK_MS: '0' },
   },
 });

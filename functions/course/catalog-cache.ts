@@ -2,7 +2,8 @@ import type { Store } from '../shared/store/dynamo-client.js';
 import { CatalogIndex } from './catalog-index.js';
 import { getCatalogVersion, getCourseBundle, type CourseBundle } from './catalog-store.js';
 
-const VERSION_CHECK_MS = 5_000;
+// How stale a warm process may be after an ingestion; TN_CATALOG_VERSION_CHECK_MS=0 checks on every call.
+const VERSION_CHECK_MS = Number(process.env.TN_CATALOG_VERSION_CHECK_MS ?? 5_000);
 const MAX_BUNDLES = 1_000;
 
 /**
@@ -19,7 +20,7 @@ export class CatalogCache {
   constructor(private readonly store: Store) {}
 
   async currentVersion(now = Date.now()): Promise<number> {
-    if (now - this.versionCheckedAt > VERSION_CHECK_MS) {
+    if (now - this.versionCheckedAt >= VERSION_CHECK_MS) {
       const version = await getCatalogVersion(this.store);
       this.versionCheckedAt = now;
       if (version !== this.version) {
