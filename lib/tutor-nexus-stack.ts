@@ -5,7 +5,10 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ApiAlarms } from './constructs/api-alarms.js';
 import { DomainFunction, type SharedFunctionSettings } from './constructs/domain-function.js';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { SAMPLE_CATALOG } from '../functions/ingest/sources.js';
 import { McpApi } from './constructs/mcp-api.js';
+import { ScheduledIngestion } from './constructs/scheduled-ingestion.js';
 import { RESOURCE_SERVER_ID, TutorNexusAuth } from './constructs/tutor-nexus-auth.js';
 import { TutorNexusTable } from './constructs/tutor-nexus-table.js';
 
@@ -21,7 +24,8 @@ export class TutorNexusStack extends Stack {
   readonly table: Table;
   readonly auth: TutorNexusAuth;
   readonly byokKey: Key;
-  readonly functions: { router: DomainFunction; user: DomainFunction };
+  readonly functions: { router: DomainFunction; user: DomainFunction; course: DomainFunction };
+  readonly ingestion: ScheduledIngestion;
   readonly mcp: McpApi;
   readonly alarms: ApiAlarms;
 
@@ -72,6 +76,18 @@ export class TutorNexusStack extends Stack {
     // Seals new BYOK credentials only; nothing in this stack may decrypt them yet.
     this.byokKey.grant(user.fn, 'kms:GenerateDataKey');
 
+    const ingestEvery = Duration.days(Number(context('ingestEveryDays') ?? 1));
+    const ingestRate = `rate(${ingestEvery.toDays()} ${ingestEvery.toDays() === 1 ? 'day' : 'days'})`;
+    const course = new DomainFunction(this, 'CourseFunction', {
+      shared,
+      entry: 'functions/course/handler.ts',
+      description: 'Tutor Nexus course domain: catalog search, courses, sections, grades (read-only)',
+      tableAccess: 'read',
+      memorySize: 1536,
+      // Lets tn_course_institutions say when each source is ingested next.
+      environment: { TN_INGEST_RATE: ingestRate },
+    });
+
     const routerTimeout = Duration.minutes(5);
     const router = new DomainFunction(this, 'RouterFunction', {
       shared,
@@ -80,21 +96,23 @@ export class TutorNexusStack extends Stack {
       tableAccess: 'read',
       timeout: routerTimeout,
       environment: {
-        TN_DOMAIN_FUNCTIONS: this.toJsonString({ user: user.fn.functionName }),
+        TN_DOMAIN_FUNCTIONS: this.toJsonString({ user: user.fn.functionName, course: course.fn.functionName }),
       },
     });
-    user.fn.grantInvoke(router.fn);
-    Validations.of(router.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(user.fn.node.defaultChild as CfnElement)}.Arn>:*]`,
-      reason: 'grantInvoke also covers versions and aliases of the one user function (ARN:*); no other function.',
-    });
-    this.functions = { router, user };
+    for (const domain of [user, course]) {
+      domain.fn.grantInvoke(router.fn);
+      Validations.of(router.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(domain.fn.node.defaultChild as CfnElement)}.Arn>:*]`,
+        reason: 'grantInvoke also covers versions and aliases of that one domain function (ARN:*); no other function.',
+      });
+    }
+    this.functions = { router, user, course };
 
     this.mcp = new McpApi(this, 'Mcp', {
       router: { fn: router.fn, timeout: routerTimeout },
-      domains: { user: { fn: user.fn, timeout: Duration.seconds(30) } },
+      domains: { user: { fn: user.fn, timeout: Duration.seconds(30) }, course: { fn: course.fn, timeout: Duration.seconds(30) } },
     });
-    for (const fn of [router, user]) {
+    for (const fn of [router, user, course]) {
       // Links in protected-resource metadata and OpenAPI must include the stage path.
       fn.fn.addEnvironment('TN_PUBLIC_BASE_URL', this.mcp.baseUrl);
       // Cognito issues resource-server scopes as `<identifier>/<scope>`; clients must ask for those.
@@ -103,8 +121,15 @@ export class TutorNexusStack extends Stack {
 
     this.alarms = new ApiAlarms(this, 'Alarms', {
       api: this.mcp.api,
-      functions: { router: router.fn, user: user.fn },
+      functions: { router: router.fn, user: user.fn, course: course.fn },
       alarmEmail: context('alarmEmail') as string | undefined,
+    });
+
+    this.ingestion = new ScheduledIngestion(this, 'Ingestion', {
+      shared,
+      sources: { ...sampleSources(), ...((context('ingestOrigins') as Record<string, string[]> | undefined) ?? {}) },
+      every: ingestEvery,
+      alarmAction: new SnsAction(this.alarms.topic),
     });
 
     new CfnOutput(this, 'McpUrl', { value: `${this.mcp.api.url}mcp`, description: 'MCP endpoint (all tools)' });
@@ -113,6 +138,13 @@ export class TutorNexusStack extends Stack {
     new CfnOutput(this, 'CognitoDomain', { value: this.auth.domain.baseUrl(), description: 'Hosted sign-in / OAuth endpoints' });
     new CfnOutput(this, 'JwtIssuer', { value: this.auth.issuer });
   }
+}
+
+/** The shipped sample catalog, copied into the ingestion bundles: a fresh deploy has a catalog. */
+function sampleSources(): Record<string, string[]> {
+  const sources: Record<string, string[]> = {};
+  for (const { source, file } of SAMPLE_CATALOG) (sources[source] ??= []).push(`data/sample/${file}`);
+  return sources;
 }
 
 /** Context values arrive as arrays from cdk.json and as strings from `-c key=a,b`. */

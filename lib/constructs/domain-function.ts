@@ -36,6 +36,8 @@ export interface DomainFunctionProps {
   timeout?: Duration;
   /** @default one month */
   logRetention?: RetentionDays;
+  /** Repository folders copied into the bundle (e.g. the sample data an ingestion function loads). */
+  copyIntoBundle?: string[];
 }
 
 const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
@@ -81,6 +83,16 @@ export class DomainFunction extends Construct {
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_BANNER,
         forceDockerBundling: false,
+        ...(props.copyIntoBundle?.length
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (inputDir: string, outputDir: string) =>
+                  props.copyIntoBundle!.map((dir) => `mkdir -p "${outputDir}/${path.dirname(dir)}" && cp -R "${inputDir}/${dir}" "${outputDir}/${dir}"`),
+              },
+            }
+          : {}),
       },
       environment: {
         TN_RUNTIME: 'aws',

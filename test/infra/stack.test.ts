@@ -88,7 +88,8 @@ describe('TutorNexus stack', () => {
 
   it('runs every function on nodejs22.x, arm64, active tracing, with a retained-for-a-while log group', () => {
     const functions = resources('AWS::Lambda::Function');
-    expect(functions.map(([id]) => id).sort()).toEqual([logicalId(stack.functions.router.fn), logicalId(stack.functions.user.fn)].sort());
+    const expected = [...Object.values(stack.functions), ...Object.values(stack.ingestion.functions)].map((f) => logicalId(f.fn));
+    expect(functions.map(([id]) => id).sort()).toEqual(expected.sort());
     const logGroups = template.findResources('AWS::Logs::LogGroup');
     for (const [, fn] of functions) {
       const p = fn.Properties;
@@ -129,30 +130,70 @@ describe('TutorNexus stack', () => {
     for (const [id] of others) expect(roleActions(id).actions.filter((a) => a.startsWith('kms:'))).toEqual([]);
   });
 
-  it('gives the router read-only table access and invoke on the user function only', () => {
+  it('gives the router read-only table access and invoke on the domain functions only', () => {
     const router = roleActions(logicalId(stack.functions.router.role));
     for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
       expect(router.actions).not.toContain(write);
     }
     expect(router.actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-    const invoke = router.statements.filter((s) => actionsOf([s]).includes('lambda:InvokeFunction'));
-    expect(invoke).toHaveLength(1);
-    expect(JSON.stringify(invoke[0].Resource)).toContain(logicalId(stack.functions.user.fn));
-    expect(JSON.stringify(invoke[0].Resource)).not.toContain(logicalId(stack.functions.router.fn));
+    const invoke = JSON.stringify(router.statements.filter((s) => actionsOf([s]).includes('lambda:InvokeFunction')).map((s) => s.Resource));
+    expect(invoke).toContain(logicalId(stack.functions.user.fn));
+    expect(invoke).toContain(logicalId(stack.functions.course.fn));
+    expect(invoke).not.toContain(logicalId(stack.functions.router.fn));
+    for (const ingest of Object.values(stack.ingestion.functions)) expect(invoke).not.toContain(logicalId(ingest.fn));
 
     const env = resources('AWS::Lambda::Function').find(([id]) => id === logicalId(stack.functions.router.fn))![1].Properties.Environment.Variables;
-    expect(env.TN_DOMAIN_FUNCTIONS).toEqual({ 'Fn::Join': ['', ['{"user":"', { Ref: logicalId(stack.functions.user.fn) }, '"}']] });
+    expect(env.TN_DOMAIN_FUNCTIONS).toEqual({
+      'Fn::Join': ['', ['{"user":"', { Ref: logicalId(stack.functions.user.fn) }, '","course":"', { Ref: logicalId(stack.functions.course.fn) }, '"}']],
+    });
     expect(roleActions(logicalId(stack.functions.user.role)).actions).toContain('dynamodb:PutItem');
+  });
+
+  it('gives the course function read-only table access and nothing else', () => {
+    const course = roleActions(logicalId(stack.functions.course.role));
+    expect(course.actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+    for (const forbidden of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'lambda:InvokeFunction']) {
+      expect(course.actions).not.toContain(forbidden);
+    }
+    expect(course.actions.filter((a) => a.startsWith('kms:'))).toEqual([]);
+  });
+
+  it('ingests every source on an EventBridge schedule, with write access, a dead-letter queue and alarms', () => {
+    const sources = Object.keys(stack.ingestion.functions).sort();
+    expect(sources).toEqual(expect.arrayContaining(['langara-catalogue', 'sfu-outlines', 'sfu-sections', 'ubc-catalog', 'ubc-grades']));
+    const rules = resources('AWS::Events::Rule').map(([, r]) => r.Properties);
+    expect(rules).toHaveLength(sources.length);
+    const dlq = logicalId(stack.ingestion.deadLetterQueue);
+    for (const rule of rules) {
+      expect(rule.ScheduleExpression).toBe('rate(1 day)');
+      expect(rule.Targets[0].DeadLetterConfig.Arn).toEqual({ 'Fn::GetAtt': [dlq, 'Arn'] });
+      expect(rule.Targets[0].RetryPolicy.MaximumRetryAttempts).toBe(2);
+    }
+    for (const [source, fn] of Object.entries(stack.ingestion.functions)) {
+      const role = roleActions(logicalId(fn.role));
+      expect(role.actions).toEqual(expect.arrayContaining(['dynamodb:BatchWriteItem', 'dynamodb:Query']));
+      expect(role.actions.filter((a) => a.startsWith('kms:') || a.startsWith('lambda:'))).toEqual([]);
+      const env = resources('AWS::Lambda::Function').find(([id]) => id === logicalId(fn.fn))![1].Properties.Environment.Variables;
+      expect(env.TN_INGEST_SOURCE).toBe(source);
+      expect(JSON.parse(env.TN_INGEST_ORIGINS).length).toBeGreaterThan(0);
+    }
+    template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+    const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    expect(alarms.filter((a) => a.Namespace === 'AWS/SQS' && a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(1);
   });
 
   it('routes every path to the right function through a streaming Lambda proxy', () => {
     const routerId = logicalId(stack.functions.router.fn);
-    const userId = logicalId(stack.functions.user.fn);
+    const domainFunctionOf: Record<string, string> = {
+      '/mcp/user': logicalId(stack.functions.user.fn),
+      '/mcp/course': logicalId(stack.functions.course.fn),
+    };
     const routes = methods().map((m) => `${m.httpMethod} ${m.path}`);
     expect(routes.sort()).toEqual(
       [
         'ANY /mcp',
         'ANY /mcp/user',
+        'ANY /mcp/course',
         'POST /v1/tools/{toolName}',
         'GET /openapi.json',
         'GET /healthz',
@@ -166,9 +207,9 @@ describe('TutorNexus stack', () => {
       expect(m.integration.ResponseTransferMode).toBe('STREAM');
       expect(uri).toContain('/2021-11-15/functions/');
       expect(uri).toContain('/response-streaming-invocations');
-      expect(uri).toContain(m.path === '/mcp/user' ? userId : routerId);
+      expect(uri).toContain(domainFunctionOf[m.path] ?? routerId);
       expect(m.properties.AuthorizationType).toBe('NONE');
-      if (m.path !== '/mcp/user') expect(m.integration.TimeoutInMillis).toBe(300_000);
+      if (!domainFunctionOf[m.path]) expect(m.integration.TimeoutInMillis).toBe(300_000);
     }
   });
 
@@ -191,9 +232,13 @@ describe('TutorNexus stack', () => {
 
   it('alarms on API 5XX and p99 latency and on errors and throttles of every function', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    expect(alarms).toHaveLength(2 + 2 * 2);
-    const metrics = alarms.map((a) => `${a.Namespace}/${a.MetricName}`).sort();
-    expect(metrics).toEqual(['AWS/ApiGateway/5XXError', 'AWS/ApiGateway/Latency', 'AWS/Lambda/Errors', 'AWS/Lambda/Errors', 'AWS/Lambda/Throttles', 'AWS/Lambda/Throttles']);
+    const domainCount = Object.keys(stack.functions).length;
+    const ingestionCount = Object.keys(stack.ingestion.functions).length;
+    expect(alarms).toHaveLength(2 + 2 * domainCount + ingestionCount + 1);
+    const metrics = alarms.map((a) => `${a.Namespace}/${a.MetricName}`);
+    expect(metrics.filter((m) => m.startsWith('AWS/ApiGateway')).sort()).toEqual(['AWS/ApiGateway/5XXError', 'AWS/ApiGateway/Latency']);
+    expect(metrics.filter((m) => m === 'AWS/Lambda/Throttles')).toHaveLength(domainCount);
+    expect(metrics.filter((m) => m === 'AWS/Lambda/Errors')).toHaveLength(domainCount + ingestionCount);
     expect(alarms.find((a) => a.MetricName === 'Latency')?.ExtendedStatistic).toBe('p99');
     for (const a of alarms) expect(a.AlarmActions).toHaveLength(1);
     for (const fn of Object.values(stack.functions)) {

@@ -1,0 +1,36 @@
+import path from 'node:path';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import middy from '@middy/core';
+import { loadConfig } from '../shared/config.js';
+import { logger, metrics, tracer } from '../shared/observability.js';
+import { createStore } from '../shared/store/dynamo-client.js';
+import { ingestSource } from './ingest-source.js';
+import { sourceNamed } from './sources.js';
+
+const store = createStore(loadConfig());
+
+/**
+ * Scheduled ingestion of one source (TN_INGEST_SOURCE) from its origins (TN_INGEST_ORIGINS, a JSON
+ * array of URLs or paths relative to the bundle, where the sample data is copied). A failed run
+ * throws, so EventBridge retries it and then parks the event in the dead-letter queue.
+ */
+async function run() {
+  const adapter = sourceNamed(process.env.TN_INGEST_SOURCE ?? '');
+  if (!adapter) throw new Error(`unknown TN_INGEST_SOURCE "${process.env.TN_INGEST_SOURCE}"`);
+  const origins = JSON.parse(process.env.TN_INGEST_ORIGINS ?? '[]') as string[];
+  const root = process.env.LAMBDA_TASK_ROOT ?? process.cwd();
+  const runs = [];
+  for (const origin of origins) {
+    const resolved = /^https?:\/\//.test(origin) ? origin : path.join(root, origin);
+    const result = await ingestSource(store, adapter, resolved);
+    logger.info('ingestion run', { run: result });
+    runs.push(result);
+  }
+  const failed = runs.filter((r) => r.status === 'failed');
+  if (failed.length) throw new Error(`${failed.length} of ${runs.length} ingestion runs failed: ${failed.map((r) => r.errors.join('; ')).join(' | ')}`);
+  return { runs: runs.map((r) => ({ origin: r.origin, status: r.status, counts: r.counts })) };
+}
+
+export const handler = middy(run).use(captureLambdaHandler(tracer)).use(injectLambdaContext(logger)).use(logMetrics(metrics));
