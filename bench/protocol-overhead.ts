@@ -26,14 +26,17 @@ export interface Target {
   url: string;
   tool: string;
   headers?: Record<string, string>;
+  /** Arguments per call; a function lets each call ask for something different (cold-cache runs). */
+  args?: Record<string, unknown> | ((id: number) => Record<string, unknown>);
 }
 
-async function callOnce(target: Target, id: number): Promise<number> {
+export async function callOnce(target: Target, id: number): Promise<number> {
+  const args = typeof target.args === 'function' ? target.args(id) : (target.args ?? {});
   const started = performance.now();
   const response = await fetch(target.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...target.headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: target.tool, arguments: {} } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: target.tool, arguments: args } }),
   });
   const text = await response.text();
   if (response.status !== 200 || !text.includes('"result"') || text.includes('"isError":true')) {

@@ -1,59 +1,88 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import { startLocalServer } from '../local/server.js';
+import { measureIngestion, measureSearch, realCourses } from './catalog.js';
 import { measureColdStarts } from './cold-start.js';
-import { measure, startBareSdkServer } from './protocol-overhead.js';
-import { round } from './stats.js';
+import { callOnce, measure, startBareSdkServer } from './protocol-overhead.js';
+import { round, summarize } from './stats.js';
 
-// Benchmarks, not tests: `npm run bench` (which sets TN_LOG_LEVEL and disables metrics output before
-// any module loads). Figures are reported as ratios against baselines measured in the same run,
-// because absolute numbers depend on the machine.
+// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog]` (the script sets
+// TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
+// against baselines measured in the same run, because absolute numbers depend on the machine.
 
 const quick = process.argv.includes('--quick');
+const only = process.argv[process.argv.indexOf('--only') + 1];
+const runs = (name: string) => !process.argv.includes('--only') || only === name;
 const load = quick ? { warmup: 50, samples: 200, concurrency: 16, seconds: 2 } : { warmup: 300, samples: 2000, concurrency: 16, seconds: 8 };
 const TOKEN = 'bench-token-0123456789';
 
 const server = await startLocalServer({
-  env: { ...process.env, PORT: '0', TN_LOCAL_TOKEN: TOKEN, TN_DATA_DIR: `${process.env.TMPDIR ?? '/tmp'}/tn-bench-data`, TN_TABLE_NAME: 'tn-bench' },
+  env: { ...process.env, PORT: '0', TN_LOCAL_TOKEN: TOKEN, TN_DATA_DIR: `${os.tmpdir()}/tn-bench-data`, TN_TABLE_NAME: 'tn-bench' },
 });
 const bare = await startBareSdkServer();
+const machine = { cpus: os.cpus().length, node: process.version, date: new Date().toISOString() };
+await mkdir('bench/results', { recursive: true });
 try {
   const baseline = await measure({ name: 'bare SDK server, trivial tool', url: bare.url, tool: 'echo' }, load);
-  const ours = await measure(
-    { name: 'tn_user_preferences_get', url: `${server.url}/mcp`, tool: 'tn_user_preferences_get', headers: { authorization: `Bearer ${TOKEN}` } },
-    load,
-  );
-  const framework = await measure(
-    { name: 'tn_tools_list', url: `${server.url}/mcp`, tool: 'tn_tools_list', headers: { authorization: `Bearer ${TOKEN}` } },
-    load,
-  );
-  const coldStart = await measureColdStarts(quick ? 3 : 10);
-  const results = {
-    date: new Date().toISOString(),
-    node: process.version,
-    machine: { cpus: (await import('node:os')).cpus().length },
-    protocolOverhead: {
-      baseline: { name: 'bare SDK server, trivial tool, same node:http adapter', ...baseline },
-      toolCall: { name: 'tn_user_preferences_get (auth, validation, DynamoDB Local GetItem, hints, metrics)', ...ours },
-      frameworkOnly: { name: 'tn_tools_list (auth, validation, warm cache hit, hints, metrics; no store call)', ...framework },
-      ratios: {
-        toolCall: ratios(ours, baseline),
-        frameworkOnly: ratios(framework, baseline),
+  const auth = { authorization: `Bearer ${TOKEN}` };
+
+  if (runs('foundation')) {
+    const ours = await measure({ name: 'tn_user_preferences_get', url: `${server.url}/mcp`, tool: 'tn_user_preferences_get', headers: auth }, load);
+    const framework = await measure({ name: 'tn_tools_list', url: `${server.url}/mcp`, tool: 'tn_tools_list', headers: auth }, load);
+    const coldStart = await measureColdStarts(quick ? 3 : 10);
+    await report('foundation', {
+      machine,
+      protocolOverhead: {
+        baseline: { name: 'bare SDK server, trivial tool, same node:http adapter', ...baseline },
+        toolCall: { name: 'tn_user_preferences_get (auth, validation, DynamoDB Local GetItem, hints, metrics)', ...ours },
+        frameworkOnly: { name: 'tn_tools_list (auth, validation, warm cache hit, hints, metrics; no store call)', ...framework },
+        ratios: { toolCall: ratios(ours, baseline), frameworkOnly: ratios(framework, baseline) },
       },
-    },
-    coldStart,
-  };
-  await mkdir('bench/results', { recursive: true });
-  await writeFile('bench/results/foundation.json', `${JSON.stringify(results, null, 2)}\n`);
-  console.log(JSON.stringify(results, null, 2));
+      coldStart,
+    });
+  }
+
+  if (runs('catalog')) {
+    const search = await measureSearch(quick ? 20_000 : 100_000, quick ? 200 : 1000);
+    const refs = (await realCourses()).map((c) => c.ref);
+    const target = { name: 'tn_course_get', url: `${server.url}/mcp/course`, tool: 'tn_course_get' };
+    // Cold: every call asks for a course not read before (result cache and bundle cache miss).
+    const coldSamples: number[] = [];
+    const coldCount = quick ? 150 : 600;
+    for (let i = 0; i < coldCount; i++) coldSamples.push(await callOnce({ ...target, args: { course: refs[(i * 13) % refs.length] } }, i));
+    const cached = await measure({ ...target, args: { course: 'sfu:CMPT 225' } }, { ...load, seconds: quick ? 1 : 3 });
+    const cold = summarize(coldSamples);
+    const ingestion = await measureIngestion(server.dynamoDbEndpoint);
+    await report('catalog', {
+      machine,
+      search,
+      courseGet: {
+        cold: { name: 'tn_course_get, a different course each call (DynamoDB Local Query + merge)', latencyMs: cold },
+        cached: { name: 'tn_course_get, the same course (warm result cache)', ...cached },
+        baseline: { name: 'bare SDK server, trivial tool', latencyMs: baseline.latencyMs },
+        ratios: {
+          coldP50VsBaseline: round(cold.p50 / baseline.latencyMs.p50, 2),
+          cachedP50VsBaseline: round(cached.latencyMs.p50 / baseline.latencyMs.p50, 2),
+          cachedP50VsCold: round(cached.latencyMs.p50 / cold.p50, 2),
+        },
+      },
+      ingestion,
+    });
+  }
 } finally {
   await bare.close();
   await server.stop();
 }
 
-function ratios(measured: Awaited<ReturnType<typeof measure>>, baseline: Awaited<ReturnType<typeof measure>>) {
+async function report(name: string, results: Record<string, unknown>) {
+  await writeFile(`bench/results/${name}.json`, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`== ${name}\n${JSON.stringify(results, null, 2)}`);
+}
+
+function ratios(measured: Awaited<ReturnType<typeof measure>>, base: Awaited<ReturnType<typeof measure>>) {
   return {
-    p50: round(measured.latencyMs.p50 / baseline.latencyMs.p50, 2),
-    p99: round(measured.latencyMs.p99 / baseline.latencyMs.p99, 2),
-    callsPerSecond: round(measured.callsPerSecond / baseline.callsPerSecond, 2),
+    p50: round(measured.latencyMs.p50 / base.latencyMs.p50, 2),
+    p99: round(measured.latencyMs.p99 / base.latencyMs.p99, 2),
+    callsPerSecond: round(measured.callsPerSecond / base.callsPerSecond, 2),
   };
 }

@@ -38,11 +38,16 @@ export class CatalogIndex {
     this.search = new MiniSearch<IndexedCourse>({
       fields: ['code', 'compactCode', 'subject', 'title', 'description'],
       storeFields: [],
+      processTerm: (term) => {
+        const lower = term.toLowerCase();
+        return STOP_WORDS.has(lower) ? null : lower;
+      },
       searchOptions: {
         boost: { code: 4, compactCode: 4, title: 3, subject: 1.5, description: 1 },
-        prefix: true,
-        fuzzy: 0.15,
-        combineWith: 'OR',
+        // Only the last word may be unfinished (typing), and only longer words are worth fuzzing:
+        // expanding every short word is what makes a large index slow.
+        prefix: (_term, index, terms) => index === terms.length - 1,
+        fuzzy: (term) => (term.length >= 5 ? 0.15 : false),
         boostDocument: (id) => levelPrior(this.courses.get(id)?.level ?? 4),
       },
     });
@@ -71,14 +76,23 @@ export class CatalogIndex {
     return this.courses.size;
   }
 
-  query(text: string, filters: SearchFilters = {}): SearchHit[] {
+  /**
+   * Courses matching every word; only when none does, courses matching some of the words, so a
+   * long or partly misspelt query still finds something. (Scoring every partial match of common
+   * words on every query is what made a 100k-course index slow at p99.)
+   */
+  query(text: string, filters: SearchFilters = {}, enough = 1): SearchHit[] {
     const matches = (course: CourseView) =>
       (!filters.institution || course.institution === filters.institution) &&
       (!filters.subject || course.subject === filters.subject) &&
       (!filters.level || course.level === filters.level);
-    return this.search
-      .search(text, { filter: (result) => matches(this.courses.get(result.id)!) })
-      .map((result) => ({ course: this.courses.get(result.id)!, score: result.score }));
+    const filter = (result: { id: string }) => matches(this.courses.get(result.id)!);
+    const all = this.search.search(text, { filter, combineWith: 'AND' });
+    if (all.length < enough) {
+      const seen = new Set(all.map((r) => r.id));
+      all.push(...this.search.search(text, { filter, combineWith: 'OR' }).filter((r) => !seen.has(r.id)));
+    }
+    return all.map((result) => ({ course: this.courses.get(result.id)!, score: result.score }));
   }
 
   /** Same-institution courses whose text is closest to this one's; never the course itself. */
@@ -108,6 +122,9 @@ export class CatalogIndex {
     return this.query(code, { institution }).slice(0, limit).map((hit) => hit.course);
   }
 }
+
+/** Words too common in course text to tell courses apart. */
+const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'of', 'on', 'or', 'the', 'this', 'to', 'with']);
 
 /**
  * A student searching a topic usually wants the course that introduces it, so among equally

@@ -1,0 +1,115 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CatalogIndex } from '../functions/course/catalog-index.js';
+import type { CourseFragment } from '../functions/course/catalog-model.js';
+import { coursesFromFragments, type CourseView } from '../functions/course/course-view.js';
+import { SAMPLE_CATALOG, sourceNamed } from '../functions/ingest/sources.js';
+import { putAll } from '../functions/ingest/batch-writes.js';
+import { ingestSource } from '../functions/ingest/ingest-source.js';
+import { createStore } from '../functions/shared/store/dynamo-client.js';
+import { ensureTable } from '../local/ensure-table.js';
+import { round, summarize } from './stats.js';
+
+/** The real courses of the shipped sample, parsed straight from the files (no store involved). */
+export async function realCourses(): Promise<CourseView[]> {
+  const fragments: CourseFragment[] = [];
+  for (const { source, file } of SAMPLE_CATALOG) {
+    const raw = await readFile(path.join('data/sample', file), 'utf8');
+    const output = sourceNamed(source)!.parse(raw, { ingestedAt: new Date().toISOString(), origin: file });
+    fragments.push(...output.records.filter((r): r is CourseFragment => r.kind === 'course'));
+  }
+  return coursesFromFragments(fragments);
+}
+
+/**
+ * A synthetic catalog of `size` courses generated from the real ones: each copy keeps a real
+ * course's subject, title and description words, moved to a synthetic institution and number.
+ */
+export function syntheticCatalog(real: CourseView[], size: number): CourseView[] {
+  const courses: CourseView[] = [];
+  for (let i = 0; i < size; i++) {
+    const base = real[i % real.length]!;
+    const copy = Math.floor(i / real.length);
+    const institution = `synth-${copy}`;
+    const number = String((Number(/^\d+/.exec(base.number)?.[0] ?? 100) + copy) % 1000).padStart(3, '1');
+    const code = `${base.subject} ${number}`;
+    courses.push({ ...base, institution, number, code, ref: `${institution}:${code}:${i}` });
+  }
+  return courses;
+}
+
+export async function measureSearch(size: number, queries: number) {
+  const real = await realCourses();
+  const catalog = syntheticCatalog(real, size);
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  const index = new CatalogIndex(catalog);
+  const buildMs = performance.now() - started;
+  global.gc?.();
+  const heapAfter = process.memoryUsage().heapUsed;
+
+  // Queries are two-word phrases from real titles, so they hit the way students' searches do.
+  const phrases = real.map((c) => (c.title ?? '').split(/\s+/).slice(0, 2).join(' ')).filter((p) => p.length > 4);
+  const pick = (i: number) => phrases[(i * 7919) % phrases.length]!;
+  for (let i = 0; i < 20; i++) index.query(pick(i));
+  const indexed: number[] = [];
+  for (let i = 0; i < queries; i++) {
+    const t = performance.now();
+    index.query(pick(i), i % 2 ? { institution: 'synth-3' } : {});
+    indexed.push(performance.now() - t);
+  }
+  // Baseline in the same run: what a search without an index costs, a linear scan of the same catalog.
+  const scans: number[] = [];
+  for (let i = 0; i < Math.min(queries, 100); i++) {
+    const words = pick(i).toLowerCase().split(/\s+/);
+    const t = performance.now();
+    catalog.filter((c) => words.every((w) => `${c.title} ${c.description}`.toLowerCase().includes(w)));
+    scans.push(performance.now() - t);
+  }
+  const search = summarize(indexed);
+  const scan = summarize(scans);
+  return {
+    courses: index.size,
+    realCourses: real.length,
+    indexBuildMs: round(buildMs, 1),
+    indexHeapMB: gcAvailable() ? round((heapAfter - heapBefore) / 1024 / 1024, 1) : null,
+    searchLatencyMs: search,
+    linearScanBaselineMs: scan,
+    ratios: { p50VsScan: round(search.p50 / scan.p50, 4), p99VsScan: round(search.p99 / scan.p99, 4) },
+  };
+}
+
+const gcAvailable = () => typeof global.gc === 'function';
+
+/** Ingestion throughput of the full shipped data into DynamoDB Local, against raw batched writes of the same items. */
+export async function measureIngestion(endpoint: string) {
+  const store = createStore({ region: 'us-west-2', tableName: 'tn-bench-ingest', dynamoDbEndpoint: endpoint });
+  await ensureTable(store.client, store.tableName);
+  let items = 0;
+  const started = performance.now();
+  for (const { source, file } of SAMPLE_CATALOG) {
+    const run = await ingestSource(store, sourceNamed(source)!, path.join('data/sample', file));
+    items += run.counts.written;
+  }
+  const pipelineSeconds = (performance.now() - started) / 1000;
+
+  const raw = createStore({ region: 'us-west-2', tableName: 'tn-bench-raw', dynamoDbEndpoint: endpoint });
+  await ensureTable(raw.client, raw.tableName);
+  const blobs = Array.from({ length: items }, (_, i) => ({ PK: `RAW#${i % 5000}`, SK: `ITEM#${i}`, payload: 'x'.repeat(600) }));
+  const rawStarted = performance.now();
+  await putAll(raw, blobs);
+  const rawSeconds = (performance.now() - rawStarted) / 1000;
+  const rerunStarted = performance.now();
+  for (const { source, file } of SAMPLE_CATALOG) await ingestSource(store, sourceNamed(source)!, path.join('data/sample', file));
+  const rerunSeconds = (performance.now() - rerunStarted) / 1000;
+  store.doc.destroy();
+  raw.doc.destroy();
+  return {
+    items,
+    itemsPerSecond: round(items / pipelineSeconds, 1),
+    rawBatchWriteItemsPerSecond: round(items / rawSeconds, 1),
+    unchangedRerunSeconds: round(rerunSeconds, 2),
+    ratios: { pipelineVsRawWrites: round(items / pipelineSeconds / (items / rawSeconds), 2), rerunVsFirstRun: round(rerunSeconds / pipelineSeconds, 2) },
+  };
+}
