@@ -6,6 +6,8 @@ import { institutionsTool } from './tools/institutions.js';
 import { instructorTool } from './tools/instructor.js';
 import { materialsTool } from './tools/materials.js';
 import { outlineTool } from './tools/outline.js';
+import { prereqsTool } from './tools/prereqs.js';
+import { requisitesTool } from './tools/requisites.js';
 import { scheduleTool } from './tools/schedule.js';
 import { searchTool } from './tools/search.js';
 import { sectionGetTool } from './tools/section-get.js';
@@ -15,6 +17,8 @@ import { similarTool } from './tools/similar.js';
 export const courseTools: AnyToolDefinition[] = [
   searchTool,
   getTool,
+  prereqsTool,
+  requisitesTool,
   outlineTool,
   instructorTool,
   scheduleTool,

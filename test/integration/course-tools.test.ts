@@ -126,6 +126,27 @@ describe('course catalog tools on the shipped sample data', () => {
     expect(equivalents.body.items).toEqual([]);
   });
 
+  it('parses prerequisites into a tree and checks a student record, naming what is missing', async () => {
+    const parsed = await call('prereqs', { course: 'sfu:CMPT 225' });
+    expect(parsed.body.parsed.fullyParsed).toBe(true);
+    expect(JSON.stringify(parsed.body.parsed.tree)).toContain('"code":"MACM 101"');
+    const ok = await call('prereqs', { course: 'sfu:CMPT 225', completed: [{ course: 'CMPT 125', grade: 'B' }, { course: 'MACM 101', grade: 'C' }] });
+    expect(ok.body.check.satisfied).toBe(true);
+    const lowGrade = await call('prereqs', { course: 'sfu:CMPT 225', completed: [{ course: 'CMPT 125', grade: 'D' }, { course: 'MACM 101', grade: 'A' }] });
+    expect(lowGrade.body.check.satisfied).toBe(false);
+    expect(JSON.stringify(lowGrade.body.check.missing)).toContain('CMPT 125');
+    const ungraded = await call('prereqs', { course: 'sfu:CMPT 225', completed: [{ course: 'sfu:CMPT 125' }, { course: 'MACM 101' }] });
+    expect(ungraded.body.check.satisfied).toBe('unknown');
+  });
+
+  it('lists credit exclusions with the courses they name', async () => {
+    const { body } = await call('requisites', { course: 'sfu:CMPT 120' });
+    const codes = body.exclusions.flatMap((e: any) => e.codes);
+    expect(codes).toEqual(expect.arrayContaining(['CMPT 128', 'CMPT 130']));
+    expect(codes).not.toContain('CMPT 120');
+    expect(body.exclusions[0].text).toMatch(/may not take this course for further credit/);
+  });
+
   it('serves repeated calls from the warm cache and says so in _meta', async () => {
     const client = await connectClient(server.url, { token: null, path: '/mcp/course' });
     try {
