@@ -114,6 +114,9 @@ describe('course catalog tools on the shipped sample data', () => {
     const sfu = body.items.find((i: any) => i.id === 'sfu');
     expect(sfu.sources.map((s: any) => s.source).sort()).toEqual(['sfu-outlines', 'sfu-sections']);
     expect(Date.parse(sfu.lastIngestedAt)).toBeLessThanOrEqual(Date.now());
+    // Known by name (BC Transfer Guide code DOUG) before any catalog data covers it.
+    expect(body.items.find((i: any) => i.id === 'douglas')).toMatchObject({ bctgCode: 'DOUG', sources: [], lastIngestedAt: null });
+    expect(ids.indexOf('sfu')).toBeLessThan(ids.indexOf('douglas'));
   });
 
   it('answers outline, materials and equivalents honestly when the source has nothing', async () => {

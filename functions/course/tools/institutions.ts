@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listInstitutions } from '../../ingest/institution-registry.js';
+import { INSTITUTIONS } from '../../shared/catalog/institutions.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { pageOf, paginated, PaginationInput } from '../../shared/tools/pagination.js';
 import { CATALOG_TOOL, freshness } from '../course-lookup.js';
@@ -34,11 +35,21 @@ export const institutionsTool = defineTool({
   tags: ['catalog', 'institutions'],
   examples: [{ description: 'All institutions', input: {}, expect: 'success' }],
   async handler(args, ctx) {
-    const institutions = (await listInstitutions(ctx.services.store)).map((institution) => ({
+    const stored = await listInstitutions(ctx.services.store);
+    // Institutions we know by name (every BC Transfer Guide code we accept) are listed even before any
+    // catalog source covers them, with no sources: a student can still use their slug.
+    const known = INSTITUTIONS.filter((i) => !stored.some((s) => s.id === i.id)).map((i) => ({
+      id: i.id,
+      name: i.name,
+      ...(i.bctgCode ? { bctgCode: i.bctgCode } : {}),
+      sources: [],
+    }));
+    const institutions = [...stored, ...known].map((institution) => ({
       ...institution,
       sources: institution.sources.map((s) => ({ ...s, nextScheduledRun: nextScheduledRun(s.lastIngestedAt, ctx.services.config) })),
       lastIngestedAt: institution.sources.map((s) => s.lastIngestedAt).sort().at(-1) ?? null,
     }));
+    institutions.sort((a, b) => b.sources.length - a.sources.length || a.id.localeCompare(b.id));
     const page = pageOf(institutions, args, ctx.services.cursors, { tool: ctx.toolName });
     const withData = institutions.filter((i) => i.sources.length);
     return {
