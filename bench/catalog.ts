@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import path from 'node:path';
 import { CatalogIndex } from '../functions/course/catalog-index.js';
 import type { CourseFragment } from '../functions/course/catalog-model.js';
@@ -84,7 +85,9 @@ const gcAvailable = () => typeof global.gc === 'function';
 
 /** Ingestion throughput of the full shipped data into DynamoDB Local, against raw batched writes of the same items. */
 export async function measureIngestion(endpoint: string) {
-  const store = createStore({ region: 'us-west-2', tableName: 'tn-bench-ingest', dynamoDbEndpoint: endpoint });
+  // Fresh tables every run: an earlier run's table would make every record "unchanged".
+  const suffix = Date.now().toString(36);
+  const store = createStore({ region: 'us-west-2', tableName: `tn-bench-ingest-${suffix}`, dynamoDbEndpoint: endpoint });
   await ensureTable(store.client, store.tableName);
   let items = 0;
   const started = performance.now();
@@ -94,7 +97,7 @@ export async function measureIngestion(endpoint: string) {
   }
   const pipelineSeconds = (performance.now() - started) / 1000;
 
-  const raw = createStore({ region: 'us-west-2', tableName: 'tn-bench-raw', dynamoDbEndpoint: endpoint });
+  const raw = createStore({ region: 'us-west-2', tableName: `tn-bench-raw-${suffix}`, dynamoDbEndpoint: endpoint });
   await ensureTable(raw.client, raw.tableName);
   const blobs = Array.from({ length: items }, (_, i) => ({ PK: `RAW#${i % 5000}`, SK: `ITEM#${i}`, payload: 'x'.repeat(600) }));
   const rawStarted = performance.now();
@@ -103,8 +106,10 @@ export async function measureIngestion(endpoint: string) {
   const rerunStarted = performance.now();
   for (const { source, file } of SAMPLE_CATALOG) await ingestSource(store, sourceNamed(source)!, path.join('data/sample', file));
   const rerunSeconds = (performance.now() - rerunStarted) / 1000;
-  store.doc.destroy();
-  raw.doc.destroy();
+  for (const s of [store, raw]) {
+    await s.client.send(new DeleteTableCommand({ TableName: s.tableName }));
+    s.doc.destroy();
+  }
   return {
     items,
     itemsPerSecond: round(items / pipelineSeconds, 1),

@@ -27,15 +27,45 @@ interface IndexedCourse {
 }
 
 /**
- * The in-memory catalog: every course merged from its fragments, plus a MiniSearch BM25 index over
- * code, title and description. Built from the table once per warm process and catalog version.
+ * The in-memory catalog: every course merged from its fragments, plus MiniSearch BM25 indexes over
+ * code, title and description, one per institution. Built from the table once per warm process and
+ * catalog version. Sharding by institution keeps the usual search (within one school) proportional
+ * to that school's catalog rather than to every school's; searches across schools query each shard
+ * and merge by score (each shard weighs words by its own catalog, which is what a student of that
+ * school would expect).
  */
 export class CatalogIndex {
   readonly courses = new Map<string, CourseView>();
-  private readonly search: MiniSearch<IndexedCourse>;
+  private readonly shards = new Map<string, MiniSearch<IndexedCourse>>();
 
   constructor(courses: CourseView[]) {
-    this.search = new MiniSearch<IndexedCourse>({
+    const byInstitution = new Map<string, CourseView[]>();
+    for (const course of courses) {
+      this.courses.set(course.ref, course);
+      const list = byInstitution.get(course.institution) ?? [];
+      list.push(course);
+      byInstitution.set(course.institution, list);
+    }
+    for (const [institution, list] of byInstitution) {
+      const shard = this.newShard();
+      shard.addAll(
+        list.map((course) => ({
+          id: course.ref,
+          code: course.code,
+          compactCode: course.code.replace(' ', ''),
+          subject: course.subject,
+          title: course.title ?? '',
+          description: course.description ?? '',
+          institution: course.institution,
+          level: course.level,
+        })),
+      );
+      this.shards.set(institution, shard);
+    }
+  }
+
+  private newShard(): MiniSearch<IndexedCourse> {
+    return new MiniSearch<IndexedCourse>({
       fields: ['code', 'compactCode', 'subject', 'title', 'description'],
       storeFields: [],
       processTerm: (term) => {
@@ -44,26 +74,21 @@ export class CatalogIndex {
       },
       searchOptions: {
         boost: { code: 4, compactCode: 4, title: 3, subject: 1.5, description: 1 },
-        // Only the last word may be unfinished (typing), and only longer words are worth fuzzing:
-        // expanding every short word is what makes a large index slow.
-        prefix: (_term, index, terms) => index === terms.length - 1,
+        // Only the last word may be unfinished (typing), and only from three letters on; only longer
+        // words are worth fuzzing. Expanding short words ("Calculus I" → every term starting with
+        // "i") is what makes a large index slow.
+        prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 3,
         fuzzy: (term) => (term.length >= 5 ? 0.15 : false),
         boostDocument: (id) => levelPrior(this.courses.get(id)?.level ?? 4),
       },
     });
-    for (const course of courses) this.courses.set(course.ref, course);
-    this.search.addAll(
-      courses.map((course) => ({
-        id: course.ref,
-        code: course.code,
-        compactCode: course.code.replace(' ', ''),
-        subject: course.subject,
-        title: course.title ?? '',
-        description: course.description ?? '',
-        institution: course.institution,
-        level: course.level,
-      })),
-    );
+  }
+
+  /** The shards a search touches: one institution's, or every one. */
+  private shardsFor(institution?: string): MiniSearch<IndexedCourse>[] {
+    if (!institution) return [...this.shards.values()];
+    const shard = this.shards.get(institution);
+    return shard ? [shard] : [];
   }
 
   static async build(store: Store): Promise<CatalogIndex> {
@@ -86,11 +111,13 @@ export class CatalogIndex {
       (!filters.institution || course.institution === filters.institution) &&
       (!filters.subject || course.subject === filters.subject) &&
       (!filters.level || course.level === filters.level);
-    const filter = (result: { id: string }) => matches(this.courses.get(result.id)!);
-    const all = this.search.search(text, { filter, combineWith: 'AND' });
+    const filter = filters.subject || filters.level ? (result: { id: string }) => matches(this.courses.get(result.id)!) : undefined;
+    const shards = this.shardsFor(filters.institution);
+    const run = (combineWith: 'AND' | 'OR') => shards.flatMap((shard) => shard.search(text, { filter, combineWith })).sort((a, b) => b.score - a.score);
+    const all = run('AND');
     if (all.length < enough) {
       const seen = new Set(all.map((r) => r.id));
-      all.push(...this.search.search(text, { filter, combineWith: 'OR' }).filter((r) => !seen.has(r.id)));
+      all.push(...run('OR').filter((r) => !seen.has(r.id)));
     }
     return all.map((result) => ({ course: this.courses.get(result.id)!, score: result.score }));
   }
@@ -99,13 +126,8 @@ export class CatalogIndex {
   similar(course: CourseView): SearchHit[] {
     const text = [course.title, course.description].filter(Boolean).join(' ');
     if (!text) return [];
-    return this.search
-      .search(text, {
-        fields: ['title', 'description'],
-        prefix: false,
-        fuzzy: false,
-        filter: (result) => result.id !== course.ref && this.courses.get(result.id)?.institution === course.institution,
-      })
+    return this.shardsFor(course.institution)
+      .flatMap((shard) => shard.search(text, { fields: ['title', 'description'], prefix: false, fuzzy: false, filter: (result) => result.id !== course.ref }))
       .map((result) => ({ course: this.courses.get(result.id)!, score: result.score }));
   }
 

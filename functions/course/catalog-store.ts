@@ -1,4 +1,5 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '../shared/store/query-all.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys } from '../shared/store/keys.js';
 import type { CatalogRecord, CourseFragment, GradeDistribution, Material, Offering, Section } from './catalog-model.js';
@@ -15,21 +16,9 @@ export interface CourseBundle {
   extras: Record<string, unknown>[];
 }
 
-async function queryAll(store: Store, input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.doc.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
-
 /** Everything known about one course in one Query; retired records are left out. */
 export async function getCourseBundle(store: Store, institution: string, code: string): Promise<CourseBundle | undefined> {
   const items = await queryAll(store, {
-    TableName: store.tableName,
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(institution, code) },
   });
@@ -54,7 +43,6 @@ export async function getCourseBundle(store: Store, institution: string, code: s
 /** Every active course fragment of an institution (GSI1), for the search index. */
 export async function listCourseFragments(store: Store, institution: string): Promise<CourseFragment[]> {
   const items = await queryAll(store, {
-    TableName: store.tableName,
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': catalogKeys.institutionCatalog(institution) },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '../shared/store/query-all.js';
 import { ulid } from 'ulid';
 import { CatalogRecordSchema, recordId, type AdapterContext, type CatalogRecord, type RejectedRecord, type SourceAdapter } from '../course/catalog-model.js';
 import type { Store } from '../shared/store/dynamo-client.js';
@@ -138,7 +139,12 @@ async function reconcile(store: Store, adapter: SourceAdapter, records: CatalogR
   const scopes = new Set(records.map(scopeOf));
   const existing = new Map<string, Record<string, unknown>>();
   for (const scope of scopes) {
-    for (const item of await queryAll(store, catalogKeys.sourceScope(adapter.name, scope))) existing.set(`${item.PK}|${item.SK}`, item);
+    const owned = await queryAll(store, {
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': catalogKeys.sourceScope(adapter.name, scope) },
+    });
+    for (const item of owned) existing.set(`${item.PK}|${item.SK}`, item);
   }
 
   const toWrite: Record<string, unknown>[] = [];
@@ -169,25 +175,6 @@ async function reconcile(store: Store, adapter: SourceAdapter, records: CatalogR
     .map((item) => ({ ...item, status: 'retired', retiredAt: ingestedAt }));
   await putAll(store, [...toWrite, ...toRetire]);
   return { written: toWrite.length, unchanged, retired: toRetire.length };
-}
-
-async function queryAll(store: Store, gsi2pk: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.doc.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        IndexName: 'GSI2',
-        KeyConditionExpression: 'GSI2PK = :pk',
-        ExpressionAttributeValues: { ':pk': gsi2pk },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
 }
 
 async function quarantine(store: Store, source: string, runId: string, rejected: RejectedRecord[], at: string): Promise<void> {

@@ -1,4 +1,5 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '../shared/store/query-all.js';
 import type { CatalogRecord, SourceAdapter } from '../course/catalog-model.js';
 import { findInstitution } from '../shared/catalog/institutions.js';
 import type { Store } from '../shared/store/dynamo-client.js';
@@ -63,20 +64,10 @@ function freshnessKey(id: string, source: string) {
 }
 
 export async function listInstitutions(store: Store): Promise<InstitutionEntry[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.doc.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': catalogKeys.institutionsPartition, ':prefix': catalogKeys.institutionPrefix },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const items = await queryAll(store, {
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': catalogKeys.institutionsPartition, ':prefix': catalogKeys.institutionPrefix },
+  });
 
   const byId = new Map<string, InstitutionEntry>();
   for (const item of items.filter((i) => !String(i.SK).includes('#SOURCE#'))) {

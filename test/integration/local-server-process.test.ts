@@ -17,7 +17,9 @@ describe('npm start process', () => {
   it('starts DynamoDB Local, prints how to connect, serves, and stops everything on SIGINT', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-start-'));
     const child = spawn(path.resolve('node_modules/.bin/tsx'), ['bin/local-server.ts'], {
-      env: { ...process.env, PORT: '0', TN_DATA_DIR: dataDir, TN_LOCAL_TOKEN: '', TN_DYNAMODB_ENDPOINT: '', TN_LOG_LEVEL: 'ERROR' },
+      // The sample catalog load is covered by the global setup and the ingestion tests; skipping it here keeps
+      // this test about the process lifecycle.
+      env: { ...process.env, PORT: '0', TN_DATA_DIR: dataDir, TN_LOCAL_TOKEN: '', TN_DYNAMODB_ENDPOINT: '', TN_LOG_LEVEL: 'ERROR', TN_SAMPLE_CATALOG: 'off' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
