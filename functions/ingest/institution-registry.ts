@@ -1,6 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
-import type { CatalogRecord, SourceAdapter } from '../course/catalog-model.js';
 import { findInstitution } from '../shared/catalog/institutions.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
@@ -18,27 +17,22 @@ export interface InstitutionEntry {
   sources: SourceFreshness[];
 }
 
-/** Every institution a run saw gets (or keeps) its entry, and the source's freshness for it. */
-export async function recordInstitutionFreshness(store: Store, adapter: SourceAdapter, records: CatalogRecord[], at: string): Promise<void> {
-  const counts = new Map<string, number>();
-  for (const record of records) counts.set(record.institution, (counts.get(record.institution) ?? 0) + 1);
+/** The freshness of one source for every institution a run saw. */
+export async function recordInstitutionFreshness(
+  store: Store,
+  source: string,
+  institutions: Map<string, { records: number }>,
+  at: string,
+): Promise<void> {
   await Promise.all(
-    [...counts].map(async ([id, count]) => {
-      await ensureInstitution(store, id);
-      await store.doc.send(
+    [...institutions].map(([id, seen]) =>
+      store.doc.send(
         new PutCommand({
           TableName: store.tableName,
-          Item: {
-            ...freshnessKey(id, adapter.name),
-            entity: ENTITY.institution,
-            institution: id,
-            source: adapter.name,
-            lastIngestedAt: at,
-            records: count,
-          },
+          Item: { ...freshnessKey(id, source), entity: ENTITY.institution, institution: id, source, lastIngestedAt: at, records: seen.records },
         }),
-      );
-    }),
+      ),
+    ),
   );
 }
 

@@ -1,0 +1,132 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import type { AdapterContext, RejectedRecord } from '../course/catalog-model.js';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { catalogKeys, ENTITY } from '../shared/store/keys.js';
+import { putAll } from './batch-writes.js';
+import { ensureInstitution, recordInstitutionFreshness } from './institution-registry.js';
+import { reconcile, type OwnedItem } from './reconcile.js';
+import { loadSource, originHash, type LoadOptions } from './source-loader.js';
+
+export interface IngestionRun {
+  runId: string;
+  source: string;
+  origin: string;
+  status: 'succeeded' | 'not-modified' | 'failed';
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  counts: { parsed: number; written: number; unchanged: number; retired: number; rejected: number };
+  errors: string[];
+  catalogVersion?: number;
+}
+
+/** What a source's parser hands the run: items to own, rejects to quarantine, institutions seen. */
+export interface PreparedBatch {
+  items: OwnedItem[];
+  parsed: number;
+  rejected: RejectedRecord[];
+  /** Institution id → records about it (freshness), and names the data gives for unknown ones. */
+  institutions: Map<string, { records: number; name?: string }>;
+}
+
+export interface RunOptions {
+  now?: () => Date;
+  load?: LoadOptions;
+}
+
+const MAX_QUARANTINED_PER_RUN = 500;
+
+/**
+ * One idempotent run of one source from one origin: load (conditional GET for URLs), parse,
+ * quarantine rejects, reconcile, bump the catalog version when something changed, record
+ * institution freshness. Whatever happens, the run leaves a run record.
+ */
+export async function runIngestion(
+  store: Store,
+  source: string,
+  origin: string,
+  prepare: (text: string, context: AdapterContext) => PreparedBatch,
+  options: RunOptions = {},
+): Promise<IngestionRun> {
+  const now = options.now ?? (() => new Date());
+  const started = now();
+  const runId = ulid(started.getTime());
+  const counts = { parsed: 0, written: 0, unchanged: 0, retired: 0, rejected: 0 };
+  const errors: string[] = [];
+  let status: IngestionRun['status'] = 'succeeded';
+  let catalogVersion: number | undefined;
+
+  try {
+    const stateKey = catalogKeys.sourceState(source, originHash(origin));
+    const previous = (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: stateKey }))).Item;
+    const loaded = await loadSource(origin, { ...options.load, previous: previous ? { etag: previous.etag, lastModified: previous.lastModified } : undefined });
+    if (loaded.notModified || loaded.text === undefined) {
+      status = 'not-modified';
+    } else {
+      const ingestedAt = started.toISOString();
+      const batch = prepare(loaded.text, { ingestedAt, origin });
+      counts.parsed = batch.parsed;
+      counts.rejected = batch.rejected.length;
+      await quarantine(store, source, runId, batch.rejected, ingestedAt);
+      Object.assign(counts, await reconcile(store, source, batch.items, ingestedAt));
+      if (counts.written + counts.retired > 0) catalogVersion = await bumpCatalogVersion(store);
+      for (const [id, seen] of batch.institutions) await ensureInstitution(store, id, seen.name);
+      await recordInstitutionFreshness(store, source, batch.institutions, ingestedAt);
+      if (loaded.etag || loaded.lastModified) {
+        await store.doc.send(
+          new PutCommand({
+            TableName: store.tableName,
+            Item: { ...stateKey, entity: ENTITY.sourceState, origin, etag: loaded.etag, lastModified: loaded.lastModified, updatedAt: ingestedAt },
+          }),
+        );
+      }
+    }
+  } catch (error) {
+    status = 'failed';
+    errors.push(error instanceof Error ? error.message : String(error));
+  }
+
+  const finished = now();
+  const run: IngestionRun = {
+    runId,
+    source,
+    origin,
+    status,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - started.getTime(),
+    counts,
+    errors,
+    ...(catalogVersion !== undefined ? { catalogVersion } : {}),
+  };
+  await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.ingestionRun(source, runId), entity: ENTITY.ingestionRun, ...run } }));
+  return run;
+}
+
+async function quarantine(store: Store, source: string, runId: string, rejected: RejectedRecord[], at: string): Promise<void> {
+  const items = rejected.slice(0, MAX_QUARANTINED_PER_RUN).map((record, index) => ({
+    ...catalogKeys.quarantined(source, runId, index),
+    entity: ENTITY.quarantinedRecord,
+    runId,
+    reason: record.reason,
+    sourceRecordId: record.sourceRecordId,
+    raw: record.raw === undefined ? undefined : JSON.stringify(record.raw).slice(0, 4000),
+    at,
+  }));
+  await putAll(store, items);
+}
+
+async function bumpCatalogVersion(store: Store): Promise<number> {
+  const result = await store.doc.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: catalogKeys.catalogVersion,
+      UpdateExpression: 'ADD #version :one SET #entity = :entity',
+      ExpressionAttributeNames: { '#version': 'version', '#entity': 'entity' },
+      ExpressionAttributeValues: { ':one': 1, ':entity': ENTITY.catalogVersion },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(result.Attributes?.version ?? 0);
+}

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { catalogKeys } from '../shared/store/keys.js';
+import { queryAll } from '../shared/store/query-all.js';
+import { putAll } from './batch-writes.js';
+
+/** One item a source owns: its key, the part of the source it belongs to, and what it says. */
+export interface OwnedItem {
+  PK: string;
+  SK: string;
+  scope: string;
+  /** Hash of the content (never of the ingestion time): equal hash, nothing to write. */
+  hash: string;
+  /** Attributes to store besides keys, ownership and status (entity, record, index keys…). */
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * Writes what changed, skips what did not, and retires (never deletes) what the source owned in the
+ * scopes it sent and no longer has. Scopes not sent are left alone, so one file never retires
+ * another's records and a file that failed to parse retires nothing.
+ */
+export async function reconcile(store: Store, source: string, items: OwnedItem[], ingestedAt: string) {
+  const existing = new Map<string, Record<string, unknown>>();
+  for (const scope of new Set(items.map((i) => i.scope))) {
+    const owned = await queryAll(store, {
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': catalogKeys.sourceScope(source, scope) },
+    });
+    for (const item of owned) existing.set(`${item.PK}|${item.SK}`, item);
+  }
+
+  const toWrite: Record<string, unknown>[] = [];
+  let unchanged = 0;
+  for (const item of items) {
+    const key = `${item.PK}|${item.SK}`;
+    const previous = existing.get(key);
+    existing.delete(key);
+    if (previous && previous.contentHash === item.hash && previous.status === 'active') {
+      unchanged++;
+      continue;
+    }
+    toWrite.push({
+      ...item.attributes,
+      PK: item.PK,
+      SK: item.SK,
+      ...catalogKeys.bySource(source, item.scope, item.PK, item.SK),
+      status: 'active',
+      contentHash: item.hash,
+      firstSeenAt: previous?.firstSeenAt ?? ingestedAt,
+    });
+  }
+  const toRetire = [...existing.values()]
+    .filter((item) => item.status === 'active')
+    .map((item) => ({ ...item, status: 'retired', retiredAt: ingestedAt }));
+  await putAll(store, [...toWrite, ...toRetire]);
+  return { written: toWrite.length, unchanged, retired: toRetire.length };
+}
+
+/** Hash of a value with keys sorted, so the same content always hashes the same. */
+export function stableHash(value: unknown): string {
+  return createHash('sha256').update(stableJson(value)).digest('hex');
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
