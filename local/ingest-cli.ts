@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
-import { ingestSource, type IngestionRun } from '../functions/ingest/ingest-source.js';
-import { SOURCES, sourceNamed } from '../functions/ingest/sources.js';
+import type { IngestionRun } from '../functions/ingest/ingest-source.js';
+import { ingestorNamed, INGESTORS } from '../functions/ingest/sources.js';
 import { withStore } from './store-session.js';
 
 const USAGE = `Usage: npm run ingest -- --source <name> --file <path|url> [--file <path|url> …]
 
 Sources:
-${SOURCES.map((s) => `  ${s.name.padEnd(20)} ${s.description}`).join('\n')}
+${INGESTORS.map((s) => `  ${s.name.padEnd(20)} ${s.description}`).join('\n')}
 
 Loads into TN_DYNAMODB_ENDPOINT when set, the AWS table with TN_RUNTIME=aws, or DynamoDB Local on
 TN_DATA_DIR (stop \`npm start\` first). Re-running an unchanged file writes nothing.`;
@@ -19,15 +19,15 @@ export async function runIngestCli(argv: string[], env: Record<string, string | 
     console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
     return 2;
   }
-  const adapter = values.source ? sourceNamed(values.source) : undefined;
-  if (!adapter || !values.file?.length) {
-    console.error(values.source && !adapter ? `Unknown source "${values.source}".\n\n${USAGE}` : USAGE);
+  const ingestor = values.source ? ingestorNamed(values.source) : undefined;
+  if (!ingestor || !values.file?.length) {
+    console.error(values.source && !ingestor ? `Unknown source "${values.source}".\n\n${USAGE}` : USAGE);
     return 2;
   }
   return withStore(env, async (store) => {
     let failed = false;
     for (const file of values.file!) {
-      const run = await ingestSource(store, adapter, file);
+      const run = await ingestor.run(store, file);
       console.log(describeRun(run));
       failed ||= run.status === 'failed';
     }

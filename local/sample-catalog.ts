@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ingestSource, type IngestionRun } from '../functions/ingest/ingest-source.js';
-import { SAMPLE_CATALOG, sourceNamed } from '../functions/ingest/sources.js';
+import type { IngestionRun } from '../functions/ingest/ingest-source.js';
+import { ingestorNamed, SAMPLE_CATALOG } from '../functions/ingest/sources.js';
 import type { Store } from '../functions/shared/store/dynamo-client.js';
 import { catalogKeys } from '../functions/shared/store/keys.js';
 
@@ -16,7 +16,7 @@ export async function loadSampleCatalogOnce(store: Store, dataDir = SAMPLE_DATA_
   if (marker.Item) return undefined;
   const runs: IngestionRun[] = [];
   for (const { source, file } of SAMPLE_CATALOG) {
-    runs.push(await ingestSource(store, sourceNamed(source)!, path.join(dataDir, file)));
+    runs.push(await ingestorNamed(source)!.run(store, path.join(dataDir, file)));
   }
   const failed = runs.filter((run) => run.status === 'failed');
   if (failed.length === 0) {

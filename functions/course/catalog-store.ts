@@ -36,7 +36,8 @@ export async function getCourseBundle(store: Store, institution: string, code: s
     else if (record.kind === 'grades') bundle.grades.push(record);
     else if (record.kind === 'material') bundle.materials.push(record);
   }
-  const known = bundle.fragments.length + bundle.offerings.length + bundle.sections.length + bundle.grades.length;
+  // A course named only by transfer rules (e.g. at an institution without catalog data) is still known.
+  const known = bundle.fragments.length + bundle.offerings.length + bundle.sections.length + bundle.grades.length + bundle.extras.length;
   return known > 0 ? bundle : undefined;
 }
 

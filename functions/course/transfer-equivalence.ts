@@ -12,7 +12,7 @@ export const EquivalenceSchema = z.object({
   sourceCourses: z.array(z.string()).describe('Refs of the courses the rule needs, e.g. ["langara:CPSC 1150"]'),
   targets: z.array(
     z.object({
-      kind: z.enum(['course', 'generic', 'elective', 'no-credit', 'individual-assessment', 'unparsed']),
+      kind: z.enum(['course', 'generic', 'elective', 'no-credit', 'individual-assessment', 'exemption', 'unparsed']),
       ref: z.string().optional(),
       text: z.string(),
       credits: z.number().nullable().optional(),

@@ -6,8 +6,7 @@ import middy from '@middy/core';
 import { loadConfig } from '../shared/config.js';
 import { logger, metrics, tracer } from '../shared/observability.js';
 import { createStore } from '../shared/store/dynamo-client.js';
-import { ingestSource } from './ingest-source.js';
-import { sourceNamed } from './sources.js';
+import { ingestorNamed } from './sources.js';
 
 const store = createStore(loadConfig());
 
@@ -17,14 +16,14 @@ const store = createStore(loadConfig());
  * throws, so EventBridge retries it and then parks the event in the dead-letter queue.
  */
 async function run() {
-  const adapter = sourceNamed(process.env.TN_INGEST_SOURCE ?? '');
-  if (!adapter) throw new Error(`unknown TN_INGEST_SOURCE "${process.env.TN_INGEST_SOURCE}"`);
+  const ingestor = ingestorNamed(process.env.TN_INGEST_SOURCE ?? '');
+  if (!ingestor) throw new Error(`unknown TN_INGEST_SOURCE "${process.env.TN_INGEST_SOURCE}"`);
   const origins = JSON.parse(process.env.TN_INGEST_ORIGINS ?? '[]') as string[];
   const root = process.env.LAMBDA_TASK_ROOT ?? process.cwd();
   const runs = [];
   for (const origin of origins) {
     const resolved = /^https?:\/\//.test(origin) ? origin : path.join(root, origin);
-    const result = await ingestSource(store, adapter, resolved);
+    const result = await ingestor.run(store, resolved);
     logger.info('ingestion run', { run: result });
     runs.push(result);
   }

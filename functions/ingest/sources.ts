@@ -1,5 +1,9 @@
 import type { SourceAdapter } from '../course/catalog-model.js';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { ingestTransferRules, TRANSFER_SOURCE } from '../transfer/transfer-ingest.js';
 import { ADAPTERS } from './adapters/index.js';
+import { ingestSource, type IngestionRun } from './ingest-source.js';
+import type { RunOptions } from './ingestion-run.js';
 import { materialsManifestAdapter } from './materials-manifest.js';
 
 /** Every source `npm run ingest -- --source <name>` and the scheduled ingestion functions know. */
@@ -7,6 +11,30 @@ export const SOURCES: SourceAdapter[] = [...ADAPTERS, materialsManifestAdapter];
 
 export function sourceNamed(name: string): SourceAdapter | undefined {
   return SOURCES.find((adapter) => adapter.name === name);
+}
+
+export interface Ingestor {
+  name: string;
+  description: string;
+  run(store: Store, origin: string, options?: RunOptions): Promise<IngestionRun>;
+}
+
+/** Every source by name: catalog adapters and the BC Transfer Guide rules. */
+export const INGESTORS: Ingestor[] = [
+  ...SOURCES.map((adapter) => ({
+    name: adapter.name,
+    description: adapter.description,
+    run: (store: Store, origin: string, options?: RunOptions) => ingestSource(store, adapter, origin, options),
+  })),
+  {
+    name: TRANSFER_SOURCE,
+    description: 'BC Transfer Guide rules: PDF-derived rows or web API records/pages (format detected)',
+    run: (store, origin, options) => ingestTransferRules(store, origin, options),
+  },
+];
+
+export function ingestorNamed(name: string): Ingestor | undefined {
+  return INGESTORS.find((ingestor) => ingestor.name === name);
 }
 
 /** The sample catalog the project ships (data/sample/, each folder with its SOURCE.md), in load order. */
@@ -29,4 +57,6 @@ export const SAMPLE_CATALOG: { source: string; file: string }[] = [
       `tableau-dashboard-v2/UBCV-2025W-${subject}.csv`,
     ]),
   ].map((file) => ({ source: 'ubc-grades', file: `ubc-grades/${file}` })),
+  { source: TRANSFER_SOURCE, file: 'bctransferguide/langara-transfers-2023-04.json' },
+  { source: TRANSFER_SOURCE, file: 'bctransferguide/alexander-college-transfers-2025-06.json' },
 ];

@@ -112,21 +112,37 @@ describe('course catalog tools on the shipped sample data', () => {
     const ids = body.items.map((i: any) => i.id);
     expect(ids).toEqual(expect.arrayContaining(['sfu', 'ubc', 'ubco', 'langara']));
     const sfu = body.items.find((i: any) => i.id === 'sfu');
-    expect(sfu.sources.map((s: any) => s.source).sort()).toEqual(['sfu-outlines', 'sfu-sections']);
+    expect(sfu.sources.map((s: any) => s.source).sort()).toEqual(['bctransferguide', 'sfu-outlines', 'sfu-sections']);
     expect(Date.parse(sfu.lastIngestedAt)).toBeLessThanOrEqual(Date.now());
     // Known by name (BC Transfer Guide code DOUG) before any catalog data covers it.
     expect(body.items.find((i: any) => i.id === 'douglas')).toMatchObject({ bctgCode: 'DOUG', sources: [], lastIngestedAt: null });
+    // Named only by transfer rules (Alexander College sends to Yorkville University).
+    expect(body.items.find((i: any) => i.id === 'yorkville')?.sources.map((s: any) => s.source)).toEqual(['bctransferguide']);
     expect(ids.indexOf('sfu')).toBeLessThan(ids.indexOf('douglas'));
   });
 
-  it('answers outline, materials and equivalents honestly when the source has nothing', async () => {
+  it('answers outline and materials honestly when the source has nothing', async () => {
     const outline = await call('outline', { course: 'sfu:CMPT 225', term: '2025-fall' });
     expect(outline.body).toMatchObject({ term: '2025-fall', grading: null, texts: [], designation: expect.any(String) });
     expect(outline.body.missing).toContain('grading');
     const materials = await call('materials', { course: 'sfu:CMPT 225' });
     expect(materials.body).toMatchObject({ items: [], hasMore: false });
-    const equivalents = await call('equivalent_elsewhere', { course: 'langara:CPSC 1150' });
-    expect(equivalents.body.items).toEqual([]);
+  });
+
+  it('lists transfer equivalents in both directions from the ingested BC Transfer Guide rules', async () => {
+    const outgoing = await call('equivalent_elsewhere', { course: 'langara:CPSC 1160', otherInstitution: 'SFU', limit: 100 });
+    const bundle = outgoing.body.items.find((e: any) => e.sourceCourses.length === 2);
+    expect(bundle.sourceCourses).toEqual(['langara:CPSC 1160', 'langara:CPSC 1181']);
+    expect(bundle.targets.map((t: any) => t.kind)).toEqual(expect.arrayContaining(['course', 'generic']));
+    expect(bundle.evidence[0].url).toContain('bctransferguide.ca');
+    // Rules that ended before the date are not in force then; the historic CMPT 212 rule was.
+    const in2010 = await call('equivalent_elsewhere', { course: 'langara:CPSC 1160', otherInstitution: 'sfu', asOfDate: '2010-01-01', limit: 100 });
+    expect(in2010.body.items.some((e: any) => e.targets.some((t: any) => t.ref === 'sfu:CMPT 212'))).toBe(true);
+    expect(outgoing.body.items.some((e: any) => e.targets.some((t: any) => t.ref === 'sfu:CMPT 212'))).toBe(false);
+    const incoming = await call('equivalent_elsewhere', { course: 'sfu:CMPT 125', direction: 'incoming', limit: 100 });
+    expect(incoming.body.items.map((e: any) => e.otherInstitution)).toContain('langara');
+    const alexander = await call('equivalent_elsewhere', { course: 'ALEX:ANTH 101', limit: 100 });
+    expect(alexander.body.items.length).toBeGreaterThan(5);
   });
 
   it('parses prerequisites into a tree and checks a student record, naming what is missing', async () => {

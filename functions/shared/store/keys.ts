@@ -15,6 +15,8 @@ export const ENTITY = {
   quarantinedRecord: 'QuarantinedRecord',
   sourceState: 'SourceState',
   catalogVersion: 'CatalogVersion',
+  transferRule: 'TransferRule',
+  transferListing: 'TransferListing',
 } as const;
 
 export const userPk = (userId: string) => `USER#${userId}`;
@@ -53,6 +55,15 @@ export const catalogKeys = {
   ingestionRun: (source: string, runId: string) => ({ PK: `INGEST#${source}`, SK: `RUN#${runId}` }),
   quarantined: (source: string, runId: string, index: number) => ({ PK: `INGEST#${source}`, SK: `QUARANTINE#${runId}#${String(index).padStart(6, '0')}` }),
   sourceState: (source: string, originHash: string) => ({ PK: `INGEST#${source}`, SK: `STATE#${originHash}` }),
+  /** A transfer rule, stored once however many courses it lists. */
+  transferRule: (ruleId: string) => ({ PK: `RULE#${ruleId}`, SK: 'RULE' }),
+  /** GSI1 lists an institution pair's rules (tn_transfer_search). */
+  transferPair: (sender: string, receiver: string) => `TRANSFER#${sender}#${receiver}`,
+  /** A rule's entry in a course's partition, in each direction it concerns that course. */
+  courseTransfer: (institution: string, code: string, direction: 'outgoing' | 'incoming', other: string, ruleId: string) => ({
+    PK: catalogKeys.coursePartition(institution, code),
+    SK: `transfer#${direction}#${other}#${ruleId}`,
+  }),
   catalogVersion: { PK: 'CATALOG', SK: 'VERSION' },
   sampleCatalogMarker: { PK: 'CATALOG', SK: 'SAMPLE' },
 };
@@ -101,6 +112,28 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
     index: 'table',
     keyCondition: 'PK = CATALOG, SK = VERSION',
     notes: 'Bumped by every ingestion run that changed something.',
+  },
+  {
+    name: 'Transfer rules concerning one course (both directions)',
+    usedBy: ['tn_course_equivalent_elsewhere'],
+    operation: 'Query',
+    index: 'table',
+    keyCondition: 'PK = COURSE#<institution>#<code> AND begins_with(SK, "transfer#")',
+    notes: 'Part of the same one-Query course read; each listing carries the rule summary, the rule itself is stored once.',
+  },
+  {
+    name: 'A transfer rule by id',
+    usedBy: ['transfer ingestion (dedup)'],
+    operation: 'GetItem',
+    index: 'table',
+    keyCondition: 'PK = RULE#<ruleId>, SK = RULE',
+  },
+  {
+    name: 'Rules of an institution pair',
+    usedBy: ['transfer tools (next issue)'],
+    operation: 'Query',
+    index: 'GSI1',
+    keyCondition: 'GSI1PK = TRANSFER#<sender>#<receiver> AND begins_with(GSI1SK, "<SUBJ NUM>")',
   },
   {
     name: 'What a source owns within a scope',

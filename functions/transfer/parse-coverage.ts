@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseBctgFile, type BctgFormat } from './bctg-adapters.js';
+
+/**
+ * How much of the BC Transfer Guide sample data the detail parser types completely. Used by the
+ * unit tests (as a regression floor) and by the benchmark.
+ */
+
+export interface ParseCoverage {
+  file: string;
+  format: BctgFormat | undefined;
+  /** Rows in the file. */
+  rows: number;
+  /** Rules after merging bundle rows listed under several courses. */
+  rules: number;
+  duplicatesMerged: number;
+  rejected: number;
+  fullyParsed: number;
+  /** fullyParsed / rules, 0..1. */
+  fullyParsedShare: number;
+  /** The rules that were not fully parsed, with what was left over. */
+  unparsed: { sourceRecordId: string; rawDetail: string; fragments: string[] }[];
+}
+
+export const BCTG_SAMPLE_FILES = ['langara-transfers-2023-04.json', 'alexander-college-transfers-2025-06.json'];
+
+const SAMPLE_DIR = fileURLToPath(new URL('../../data/sample/bctransferguide/', import.meta.url));
+
+export function measureParseCoverage(options: { dir?: string; files?: string[] } = {}): ParseCoverage[] {
+  const dir = options.dir ?? SAMPLE_DIR;
+  return (options.files ?? BCTG_SAMPLE_FILES).map((file) => {
+    const result = parseBctgFile(readFileSync(join(dir, file), 'utf8'), new Date().toISOString());
+    const unparsed = result.rules
+      .filter((rule) => !rule.fullyParsed)
+      .map((rule) => ({ sourceRecordId: rule.sourceRecordId, rawDetail: rule.rawDetail, fragments: rule.unparsedFragments }));
+    const fullyParsed = result.rules.length - unparsed.length;
+    return {
+      file,
+      format: result.format,
+      rows: result.rows,
+      rules: result.rules.length,
+      duplicatesMerged: result.duplicatesMerged,
+      rejected: result.rejected.length,
+      fullyParsed,
+      fullyParsedShare: result.rules.length ? fullyParsed / result.rules.length : 0,
+      unparsed,
+    };
+  });
+}
