@@ -24,7 +24,7 @@ export class TutorNexusStack extends Stack {
   readonly table: Table;
   readonly auth: TutorNexusAuth;
   readonly byokKey: Key;
-  readonly functions: { router: DomainFunction; user: DomainFunction; course: DomainFunction };
+  readonly functions: { router: DomainFunction; user: DomainFunction; course: DomainFunction; transfer: DomainFunction };
   readonly ingestion: ScheduledIngestion;
   readonly mcp: McpApi;
   readonly alarms: ApiAlarms;
@@ -88,6 +88,13 @@ export class TutorNexusStack extends Stack {
       environment: { TN_INGEST_RATE: ingestRate },
     });
 
+    const transfer = new DomainFunction(this, 'TransferFunction', {
+      shared,
+      entry: 'functions/transfer/handler.ts',
+      description: 'Tutor Nexus transfer domain: resolve, search and details of BC Transfer Guide rules (read-only)',
+      tableAccess: 'read',
+    });
+
     const routerTimeout = Duration.minutes(5);
     const router = new DomainFunction(this, 'RouterFunction', {
       shared,
@@ -96,23 +103,27 @@ export class TutorNexusStack extends Stack {
       tableAccess: 'read',
       timeout: routerTimeout,
       environment: {
-        TN_DOMAIN_FUNCTIONS: this.toJsonString({ user: user.fn.functionName, course: course.fn.functionName }),
+        TN_DOMAIN_FUNCTIONS: this.toJsonString({ user: user.fn.functionName, course: course.fn.functionName, transfer: transfer.fn.functionName }),
       },
     });
-    for (const domain of [user, course]) {
+    for (const domain of [user, course, transfer]) {
       domain.fn.grantInvoke(router.fn);
       Validations.of(router.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(domain.fn.node.defaultChild as CfnElement)}.Arn>:*]`,
         reason: 'grantInvoke also covers versions and aliases of that one domain function (ARN:*); no other function.',
       });
     }
-    this.functions = { router, user, course };
+    this.functions = { router, user, course, transfer };
 
     this.mcp = new McpApi(this, 'Mcp', {
       router: { fn: router.fn, timeout: routerTimeout },
-      domains: { user: { fn: user.fn, timeout: Duration.seconds(30) }, course: { fn: course.fn, timeout: Duration.seconds(30) } },
+      domains: {
+        user: { fn: user.fn, timeout: Duration.seconds(30) },
+        course: { fn: course.fn, timeout: Duration.seconds(30) },
+        transfer: { fn: transfer.fn, timeout: Duration.seconds(30) },
+      },
     });
-    for (const fn of [router, user, course]) {
+    for (const fn of [router, user, course, transfer]) {
       // Links in protected-resource metadata and OpenAPI must include the stage path.
       fn.fn.addEnvironment('TN_PUBLIC_BASE_URL', this.mcp.baseUrl);
       // Cognito issues resource-server scopes as `<identifier>/<scope>`; clients must ask for those.
@@ -121,7 +132,7 @@ export class TutorNexusStack extends Stack {
 
     this.alarms = new ApiAlarms(this, 'Alarms', {
       api: this.mcp.api,
-      functions: { router: router.fn, user: user.fn, course: course.fn },
+      functions: { router: router.fn, user: user.fn, course: course.fn, transfer: transfer.fn },
       alarmEmail: context('alarmEmail') as string | undefined,
     });
 

@@ -144,13 +144,25 @@ describe('TutorNexus stack', () => {
 
     const env = resources('AWS::Lambda::Function').find(([id]) => id === logicalId(stack.functions.router.fn))![1].Properties.Environment.Variables;
     expect(env.TN_DOMAIN_FUNCTIONS).toEqual({
-      'Fn::Join': ['', ['{"user":"', { Ref: logicalId(stack.functions.user.fn) }, '","course":"', { Ref: logicalId(stack.functions.course.fn) }, '"}']],
+      'Fn::Join': [
+        '',
+        [
+          '{"user":"',
+          { Ref: logicalId(stack.functions.user.fn) },
+          '","course":"',
+          { Ref: logicalId(stack.functions.course.fn) },
+          '","transfer":"',
+          { Ref: logicalId(stack.functions.transfer.fn) },
+          '"}',
+        ],
+      ],
     });
+    expect(invoke).toContain(logicalId(stack.functions.transfer.fn));
     expect(roleActions(logicalId(stack.functions.user.role)).actions).toContain('dynamodb:PutItem');
   });
 
-  it('gives the course function read-only table access and nothing else', () => {
-    const course = roleActions(logicalId(stack.functions.course.role));
+  it.each(['course', 'transfer'] as const)('gives the %s function read-only table access and nothing else', (domain) => {
+    const course = roleActions(logicalId(stack.functions[domain].role));
     expect(course.actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
     for (const forbidden of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'lambda:InvokeFunction']) {
       expect(course.actions).not.toContain(forbidden);
@@ -187,6 +199,7 @@ describe('TutorNexus stack', () => {
     const domainFunctionOf: Record<string, string> = {
       '/mcp/user': logicalId(stack.functions.user.fn),
       '/mcp/course': logicalId(stack.functions.course.fn),
+      '/mcp/transfer': logicalId(stack.functions.transfer.fn),
     };
     const routes = methods().map((m) => `${m.httpMethod} ${m.path}`);
     expect(routes.sort()).toEqual(
@@ -194,6 +207,7 @@ describe('TutorNexus stack', () => {
         'ANY /mcp',
         'ANY /mcp/user',
         'ANY /mcp/course',
+        'ANY /mcp/transfer',
         'POST /v1/tools/{toolName}',
         'GET /openapi.json',
         'GET /healthz',

@@ -1,0 +1,5 @@
+import { ENDPOINT_TOOLS } from '../all-tools.js';
+import { createLambdaHandler } from '../shared/http/lambda-adapter.js';
+import { transferTools } from './index.js';
+
+export const handler = createLambdaHandler({ definitions: transferTools, endpointTools: ENDPOINT_TOOLS });

@@ -1,0 +1,6 @@
+import type { AnyToolDefinition } from '../shared/tools/define-tool.js';
+import { detailsTool } from './tools/details.js';
+import { resolveTool } from './tools/resolve.js';
+import { searchTool } from './tools/search.js';
+
+export const transferTools: AnyToolDefinition[] = [resolveTool, searchTool, detailsTool];

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { TransferTargetSchema, type TransferRule } from './rule-model.js';
+import type { Match } from './resolve.js';
+
+export const MatchSchema = z.object({
+  ruleId: z.string().describe('Pass to tn_transfer_details for the full rule and its history'),
+  sourceCourses: z.array(z.object({ ref: z.string(), credits: z.number().nullable() })).describe('Every course the rule needs'),
+  usedCourses: z.array(z.string()).describe('Given courses this rule uses'),
+  missingCourses: z.array(z.string()).describe('Courses still needed (partial matches); empty for exact matches'),
+  targets: z.array(TransferTargetSchema).describe('What is awarded: specific courses, generic credit (CPSC 1XX), electives, no credit, exemptions'),
+  targetKinds: z.array(z.string()),
+  sourceCredits: z.number().nullable(),
+  targetCredits: z.number().nullable().describe('Credits awarded (may differ from the source credits: credit conversion)'),
+  condition: z.string().nullable(),
+  effectiveStart: z.string(),
+  effectiveEnd: z.string().nullable(),
+  evidence: z.array(z.object({ label: z.string(), url: z.string() })),
+  confidence: z.number().min(0).max(1),
+  confidenceFactors: z.object({ provenance: z.number(), age: z.number(), parse: z.number(), completeness: z.number() }),
+});
+export type MatchOutput = z.infer<typeof MatchSchema>;
+
+export function matchOutput(match: Match): MatchOutput {
+  const rule = match.rule;
+  return {
+    ruleId: rule.ruleId,
+    sourceCourses: rule.sourceCourses.map((c) => ({ ref: `${c.institution}:${c.code}`, credits: c.credits })),
+    usedCourses: match.usedCourses.map((code) => `${rule.senderInstitution}:${code}`),
+    missingCourses: match.missingCourses.map((code) => (/^[A-Z]{2,5} \w+$/.test(code) ? `${rule.senderInstitution}:${code}` : code)),
+    targets: rule.targets,
+    targetKinds: [...new Set(rule.targets.map((t) => t.kind))],
+    sourceCredits: match.sourceCredits,
+    targetCredits: match.targetCredits,
+    condition: rule.conditionText,
+    effectiveStart: rule.effectiveStart,
+    effectiveEnd: rule.effectiveEnd,
+    evidence: rule.evidence,
+    confidence: match.confidence,
+    confidenceFactors: match.confidenceFactors,
+  };
+}
+
+export const RuleSummarySchema = z.object({
+  ruleId: z.string(),
+  sourceCourses: z.array(z.string()),
+  targets: z.array(z.string()).describe('Target expressions as published'),
+  kind: z.string(),
+  effectiveStart: z.string(),
+  effectiveEnd: z.string().nullable(),
+  condition: z.string().nullable(),
+});
+
+export function ruleSummary(rule: TransferRule): z.infer<typeof RuleSummarySchema> {
+  return {
+    ruleId: rule.ruleId,
+    sourceCourses: rule.sourceCourses.map((c) => `${c.institution}:${c.code}`),
+    targets: rule.targets.map((t) => t.text),
+    kind: rule.kind,
+    effectiveStart: rule.effectiveStart,
+    effectiveEnd: rule.effectiveEnd,
+    condition: rule.conditionText,
+  };
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { catalogVersion } from '../../course/course-lookup.js';
+import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import { findInstitution, institutionId } from '../../shared/catalog/institutions.js';
+import { defineTool } from '../../shared/tools/define-tool.js';
+import { ToolError } from '../../shared/tools/errors.js';
+import { matchOutput, MatchSchema, ruleSummary, RuleSummarySchema } from '../match-output.js';
+import { inForce, resolveRules } from '../resolve.js';
+import { getRules, pairRules, RoundTrips, ruleIdsForCourse } from '../transfer-store.js';
+
+const InstitutionInput = (role: string) => z.string().min(2).max(40).describe(`${role} institution: slug or BC Transfer Guide code, e.g. "langara" or "LANG"`);
+
+export const resolveTool = defineTool({
+  name: 'transfer_resolve',
+  domain: 'transfer',
+  title: 'Resolve transfer credit for a set of courses',
+  description:
+    'Given the courses a student took at one institution (a set; order does not matter), returns what they earn at another ' +
+    'from BC Transfer Guide rules in force at a date: exactMatches (rules fully covered), partialMatches (bundled rules with ' +
+    'the missing courses named), nearMisses (codes with no rule in force: retired rules, similar codes), conflicts, and the plan ' +
+    'that transfers the most credit without using a course twice. Use this for "what do I get at SFU for these Langara courses?". ' +
+    'Example: { "sourceInstitution": "langara", "targetInstitution": "sfu", "sourceCourses": ["CPSC 1160", "CPSC 1181"] }.',
+  version: '1.0.0',
+  input: z.strictObject({
+    sourceInstitution: InstitutionInput('Sending'),
+    targetInstitution: InstitutionInput('Receiving'),
+    sourceCourses: z.array(z.string().min(3).max(64)).min(1).max(60).describe('Courses taken, e.g. ["CPSC 1150", "MATH 1171"] (a set; "langara:CPSC 1150" also works)'),
+    asOfDate: z.iso.date().optional().describe('Date the rules must be in force (YYYY-MM-DD); default today'),
+  }),
+  output: z.object({
+    sourceInstitution: z.string(),
+    targetInstitution: z.string(),
+    asOfDate: z.string(),
+    exactMatches: z.array(MatchSchema),
+    partialMatches: z.array(MatchSchema),
+    nearMisses: z.array(
+      z.object({
+        course: z.string(),
+        reason: z.enum(['not-in-force', 'similar-code', 'no-rule']),
+        suggestions: z.array(RuleSummarySchema),
+        confidence: z.number().min(0).max(1),
+      }),
+    ),
+    conflicts: z.array(z.object({ courses: z.array(z.string()), ruleIds: z.array(z.string()) })),
+    plan: z.object({ ruleIds: z.array(z.string()), totalCredits: z.number(), optimal: z.boolean() }).describe('Non-overlapping exact matches that transfer the most credit'),
+    roundTrips: z.number().int().describe('Store round trips this answer took'),
+  }),
+  category: 'analysis',
+  permissions: [],
+  access: 'public',
+  responseTime: 'medium',
+  cacheable: true,
+  cacheTTL: 300,
+  cacheVersion: catalogVersion,
+  idempotent: true,
+  tags: ['transfer'],
+  examples: [
+    { description: 'Langara CPSC 1160 and 1181 to SFU', input: { sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: ['CPSC 1160', 'CPSC 1181'] }, expect: 'success' },
+    { description: 'Only one course of a bundle: partial match', input: { sourceInstitution: 'LANG', targetInstitution: 'SFU', sourceCourses: ['CPSC1160'] }, expect: 'success' },
+    { description: 'A malformed course code is refused', input: { sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: ['not a course'] }, expect: 'BAD_REQUEST' },
+  ],
+  async handler(args, ctx) {
+    const sender = findInstitution(args.sourceInstitution)?.id ?? institutionId(args.sourceInstitution);
+    const receiver = findInstitution(args.targetInstitution)?.id ?? institutionId(args.targetInstitution);
+    const codes = [...new Set(args.sourceCourses.map((input, index) => {
+      const code = normalizeCourseCode(input.includes(':') ? input.slice(input.indexOf(':') + 1) : input);
+      if (!code) throw ToolError.badRequest(`"${input}" is not a course code like "CPSC 1150".`, [{ field: `sourceCourses.${index}`, message: 'expected SUBJECT NUMBER' }]);
+      return code;
+    }))].sort();
+    const asOf = args.asOfDate ?? ctx.now().toISOString().slice(0, 10);
+    const trips = new RoundTrips();
+    const idsByCourse = await Promise.all(codes.map((code) => ruleIdsForCourse(ctx.services.store, sender, code, receiver, trips)));
+    const rules = await getRules(ctx.services.store, idsByCourse.flat(), trips);
+    const resolution = resolveRules(rules, codes, asOf);
+
+    const covered = new Set([...resolution.exact, ...resolution.partial].flatMap((m) => m.usedCourses));
+    const nearMisses = await Promise.all(
+      codes.filter((code) => !covered.has(code)).map(async (code) => {
+        const own = rules.filter((r) => r.sourceCourses.some((c) => c.code === code) && !inForce(r, asOf));
+        if (own.length) return { course: `${sender}:${code}`, reason: 'not-in-force' as const, suggestions: own.map(ruleSummary), confidence: 0.4 };
+        trips.count++;
+        const subject = code.split(' ')[0]!;
+        const page = await pairRules(ctx.services.store, { sender, receiver, prefix: `${subject} `, limit: 200 });
+        const similar = page.rules.filter((r) => inForce(r, asOf) && r.sourceCourses.some((c) => similarCode(c.code, code)));
+        return similar.length
+          ? { course: `${sender}:${code}`, reason: 'similar-code' as const, suggestions: similar.slice(0, 5).map(ruleSummary), confidence: 0.3 }
+          : { course: `${sender}:${code}`, reason: 'no-rule' as const, suggestions: [], confidence: 0.2 };
+      }),
+    );
+    const exact = resolution.exact.map(matchOutput);
+    return {
+      data: {
+        sourceInstitution: sender,
+        targetInstitution: receiver,
+        asOfDate: asOf,
+        exactMatches: exact,
+        partialMatches: resolution.partial.map(matchOutput),
+        nearMisses,
+        conflicts: resolution.conflicts,
+        plan: resolution.plan,
+        roundTrips: trips.count,
+      },
+      hints: {
+        confidence: [
+          { name: 'courses-with-exact-rules', value: codes.length ? new Set(resolution.exact.flatMap((m) => m.usedCourses)).size / codes.length : 0 },
+          { name: 'mean-match-confidence', value: exact.length ? exact.reduce((s, m) => s + m.confidence, 0) / exact.length : 0 },
+        ],
+        warnings: resolution.conflicts.length
+          ? [{ type: 'conflict', severity: 'medium', message: 'Several rules in force at the same time award different credit for the same courses; both are shown.' }]
+          : [],
+        nextActions: [{ action: 'rule-details', priority: 'low', tool: 'tn_transfer_details', description: 'show the full text and history of a rule' }],
+        assumptions: ['BC Transfer Guide rules as ingested; the receiving institution makes the final assessment'],
+        reasoning: 'Each match is scored from its provenance (API record or PDF export), age, parse completeness and, for partial matches, the share of courses given; see confidenceFactors.',
+        validityPeriod: 'long',
+      },
+    };
+  },
+});
+
+/** Same subject and a number one edit away (CPSC 1160 vs 1161, a renumbered course). */
+function similarCode(candidate: string, code: string): boolean {
+  const [subjectA, numberA = ''] = candidate.split(' ');
+  const [subjectB, numberB = ''] = code.split(' ');
+  if (subjectA !== subjectB || numberA === numberB || numberA.length !== numberB.length) return false;
+  return [...numberA].filter((ch, i) => ch !== numberB[i]).length === 1;
+}

@@ -1,0 +1,78 @@
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { catalogKeys } from '../shared/store/keys.js';
+import { queryAll } from '../shared/store/query-all.js';
+import type { TransferRule } from './rule-model.js';
+
+/** Round trips made by one call, for the benchmark and for `_meta`. */
+export class RoundTrips {
+  count = 0;
+}
+
+/** Ids of the active rules listed under one sending course towards one receiver. */
+export async function ruleIdsForCourse(store: Store, sender: string, code: string, receiver: string, trips: RoundTrips): Promise<string[]> {
+  trips.count++;
+  const key = catalogKeys.courseTransfer(sender, code, 'outgoing', receiver, '');
+  const items = await queryAll(store, {
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': key.PK, ':prefix': key.SK },
+  });
+  return items.filter((item) => item.status === 'active').map((item) => String(item.ruleId));
+}
+
+/** Full rules by id, 100 per BatchGetItem, retrying unprocessed keys. */
+export async function getRules(store: Store, ruleIds: string[], trips: RoundTrips): Promise<TransferRule[]> {
+  const rules: TransferRule[] = [];
+  const unique = [...new Set(ruleIds)];
+  for (let i = 0; i < unique.length; i += 100) {
+    let keys: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => catalogKeys.transferRule(id));
+    for (let attempt = 0; keys.length && attempt < 6; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+      trips.count++;
+      const result = await store.doc.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: keys } } }));
+      for (const item of result.Responses?.[store.tableName] ?? []) if (item.status === 'active') rules.push(item.rule as TransferRule);
+      keys = (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return rules;
+}
+
+export async function getRule(store: Store, ruleId: string): Promise<{ rule: TransferRule; status: string } | undefined> {
+  const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.transferRule(ruleId) }));
+  return result.Item ? { rule: result.Item.rule as TransferRule, status: String(result.Item.status) } : undefined;
+}
+
+export interface PairPage {
+  rules: TransferRule[];
+  lastKey?: Record<string, unknown>;
+}
+
+/** A page of an institution pair's rules, optionally narrowed to a subject or a course (GSI1 prefix). */
+export async function pairRules(
+  store: Store,
+  args: { sender: string; receiver: string; prefix?: string; limit: number; startKey?: Record<string, unknown> },
+): Promise<PairPage> {
+  const result = await store.doc.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: args.prefix ? 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)' : 'GSI1PK = :pk',
+      FilterExpression: '#status = :active',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pk': catalogKeys.transferPair(args.sender, args.receiver), ':active': 'active', ...(args.prefix ? { ':prefix': args.prefix } : {}) },
+      Limit: args.limit,
+      ExclusiveStartKey: args.startKey,
+    }),
+  );
+  return { rules: (result.Items ?? []).map((item) => item.rule as TransferRule), ...(result.LastEvaluatedKey ? { lastKey: result.LastEvaluatedKey } : {}) };
+}
+
+/** Every rule of a pair for one sending course code (history of a course's rules). */
+export async function pairRulesForCourse(store: Store, sender: string, receiver: string, code: string): Promise<TransferRule[]> {
+  const items = await queryAll(store, {
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': catalogKeys.transferPair(sender, receiver), ':prefix': `${code}#` },
+  });
+  return items.map((item) => item.rule as TransferRule);
+}

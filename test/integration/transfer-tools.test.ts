@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({}, { catalog: 'shared' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const resolve = (input: Record<string, unknown>) =>
+  server.rest('tn_transfer_resolve', { sourceInstitution: 'langara', targetInstitution: 'sfu', ...input }, null);
+
+describe('transfer tools on the shipped BC Transfer Guide data', () => {
+  it('resolves a bundle and its overlapping single-course rule, and plans the most credit', async () => {
+    const { status, body } = await resolve({ sourceCourses: ['CPSC 1160', 'CPSC 1181'] });
+    expect(status).toBe(200);
+    const bundle = body.exactMatches.find((m: any) => m.sourceCourses.length === 2);
+    expect(bundle.targets.map((t: any) => t.text)).toEqual(expect.arrayContaining(['SFU CMPT 125 (3)']));
+    expect(bundle.targetKinds).toEqual(expect.arrayContaining(['course', 'generic']));
+    const single = body.exactMatches.find((m: any) => m.sourceCourses.length === 1 && m.usedCourses[0] === 'langara:CPSC 1181');
+    expect(single.targets.some((t: any) => t.code === 'CMPT 125')).toBe(true);
+    expect(body.plan).toMatchObject({ ruleIds: [bundle.ruleId], totalCredits: 6, optimal: true });
+    expect(bundle.evidence[0].url).toContain('bctransferguide.ca');
+    expect(bundle.confidence).toBeGreaterThan(0);
+    expect(bundle.confidence).toBeLessThan(1);
+  });
+
+  it('never depends on the order of the courses', async () => {
+    const a = await resolve({ sourceCourses: ['CPSC 1160', 'CPSC 1181', 'MATH 1171'], asOfDate: '2023-01-01' });
+    const b = await resolve({ sourceCourses: ['MATH 1171', 'CPSC 1181', 'cpsc1160'], asOfDate: '2023-01-01' });
+    expect(b.body).toEqual(a.body);
+  });
+
+  it('names the missing courses of a partial match, with lower confidence, and reports near misses', async () => {
+    const { body } = await resolve({ sourceCourses: ['CPSC1160', 'CPSC 1999'] });
+    const partial = body.partialMatches.find((m: any) => m.missingCourses.includes('langara:CPSC 1181'));
+    expect(partial.usedCourses).toEqual(['langara:CPSC 1160']);
+    expect(partial.confidence).toBeLessThan(0.6);
+    expect(body.nearMisses).toEqual([expect.objectContaining({ course: 'langara:CPSC 1999', reason: 'no-rule' })]);
+  });
+
+  it('filters by date: a rule that ended is reported as not in force', async () => {
+    const old = await resolve({ sourceCourses: ['CPSC 1160'], asOfDate: '2010-06-01' });
+    expect(old.body.exactMatches.some((m: any) => m.targets.some((t: any) => t.code === 'CMPT 212'))).toBe(true);
+  });
+
+  it('searches a pair by subject and course, and pages with cursors', async () => {
+    const first = await server.rest('tn_transfer_search', { sourceInstitution: 'LANG', targetInstitution: 'SFU', subject: 'CPSC', limit: 5 }, null);
+    expect(first.body.items).toHaveLength(5);
+    expect(first.body.items.every((r: any) => r.sourceCourses[0].startsWith('langara:CPSC'))).toBe(true);
+    const next = await server.rest('tn_transfer_search', { sourceInstitution: 'LANG', targetInstitution: 'SFU', subject: 'CPSC', limit: 5, cursor: first.body.nextCursor }, null);
+    expect(next.body.items[0].ruleId).not.toBe(first.body.items[0].ruleId);
+    const one = await server.rest('tn_transfer_search', { sourceInstitution: 'langara', targetInstitution: 'sfu', course: 'CPSC 1150', asOfDate: '2023-01-01' }, null);
+    expect(one.body.items.length).toBeGreaterThan(0);
+    expect(one.body.items.every((r: any) => r.sourceCourses.includes('langara:CPSC 1150'))).toBe(true);
+  });
+
+  it('shows a rule in full with its history', async () => {
+    const { body } = await resolve({ sourceCourses: ['CPSC 1181'] });
+    const ruleId = body.exactMatches[0].ruleId;
+    const details = await server.rest('tn_transfer_details', { ruleId }, null);
+    expect(details.body.rule).toMatchObject({ ruleId, senderInstitution: 'langara', receiverInstitution: 'sfu' });
+    expect(details.body.rule.rawDetail).toContain('SFU CMPT 125');
+    expect(details.body.history.length).toBeGreaterThan(0);
+    expect(details.body.history.every((h: any) => h.ruleId !== ruleId)).toBe(true);
+    expect((await server.rest('tn_transfer_details', { ruleId: 'bctg-nope0000' }, null)).status).toBe(404);
+  });
+
+  it('resolves the API-format data too (Alexander College to UBC Vancouver)', async () => {
+    const { body } = await server.rest('tn_transfer_resolve', { sourceInstitution: 'ALEX', targetInstitution: 'UBCV', sourceCourses: ['ANTH 101', 'ENGL 100'] }, null);
+    expect(body.exactMatches.length).toBeGreaterThan(0);
+    expect(body.exactMatches[0].confidenceFactors.provenance).toBeGreaterThan(0.9);
+  });
+});
