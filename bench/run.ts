@@ -3,6 +3,7 @@ import os from 'node:os';
 import { startLocalServer } from '../local/server.js';
 import { measureIngestion, measureSearch, realCourses } from './catalog.js';
 import { measureColdStarts } from './cold-start.js';
+import { measureTransfer } from './transfer.js';
 import { callOnce, measure, startBareSdkServer } from './protocol-overhead.js';
 import { round, summarize } from './stats.js';
 
@@ -67,6 +68,19 @@ try {
         },
       },
       ingestion,
+    });
+  }
+  if (runs('transfer')) {
+    const transfer = await measureTransfer(server.url, quick ? 100 : 500);
+    await report('transfer', {
+      machine,
+      ...transfer,
+      baseline: { name: 'bare SDK server, trivial tool', latencyMs: baseline.latencyMs },
+      ratios: {
+        serverP50VsBaseline: round(transfer.localServerResolveMs.p50 / baseline.latencyMs.p50, 2),
+        serverP99VsBaseline: round(transfer.localServerResolveMs.p99 / baseline.latencyMs.p99, 2),
+        inProcessShareOfServerP50: round(transfer.inProcessMatchAndPlanMs.p50 / transfer.localServerResolveMs.p50, 3),
+      },
     });
   }
 } finally {

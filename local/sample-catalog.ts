@@ -8,21 +8,21 @@ import { catalogKeys } from '../functions/shared/store/keys.js';
 export const SAMPLE_DATA_DIR = path.resolve('data/sample');
 
 /**
- * Loads the shipped sample catalog the first time a store is used, then never again: re-running it
- * later would retire whatever newer data was ingested since from the same sources.
+ * Loads each file of the shipped sample catalog the first time a store sees it, then never again:
+ * re-running a file later would retire whatever newer data was ingested since from that source.
+ * A release that ships new sample files loads just those.
  */
-export async function loadSampleCatalogOnce(store: Store, dataDir = SAMPLE_DATA_DIR): Promise<IngestionRun[] | undefined> {
-  const marker = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.sampleCatalogMarker, ConsistentRead: true }));
-  if (marker.Item) return undefined;
+export async function loadSampleCatalogOnce(store: Store, dataDir = SAMPLE_DATA_DIR): Promise<IngestionRun[]> {
   const runs: IngestionRun[] = [];
   for (const { source, file } of SAMPLE_CATALOG) {
-    runs.push(await ingestorNamed(source)!.run(store, path.join(dataDir, file)));
-  }
-  const failed = runs.filter((run) => run.status === 'failed');
-  if (failed.length === 0) {
-    await store.doc.send(
-      new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.sampleCatalogMarker, loadedAt: new Date().toISOString(), files: runs.length } }),
-    );
+    const marker = catalogKeys.sampleCatalogMarker(file);
+    const loaded = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: marker, ConsistentRead: true }));
+    if (loaded.Item) continue;
+    const run = await ingestorNamed(source)!.run(store, path.join(dataDir, file));
+    runs.push(run);
+    if (run.status !== 'failed') {
+      await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...marker, loadedAt: run.finishedAt, runId: run.runId } }));
+    }
   }
   return runs;
 }

@@ -22,7 +22,7 @@ export async function setup(project: TestProject): Promise<void> {
   const store = createStore({ region: 'us-west-2', tableName: SHARED_CATALOG_TABLE, dynamoDbEndpoint: endpoint });
   await ensureTable(store.client, SHARED_CATALOG_TABLE);
   const runs = await loadSampleCatalogOnce(store);
-  const failed = runs?.filter((run) => run.status !== 'succeeded') ?? [];
+  const failed = runs.filter((run) => run.status !== 'succeeded');
   if (failed.length) throw new Error(`sample catalog failed to load: ${JSON.stringify(failed.map((r) => [r.origin, r.errors]))}`);
   store.doc.destroy();
   project.provide('sharedCatalogTable', SHARED_CATALOG_TABLE);

@@ -65,7 +65,8 @@ export const catalogKeys = {
     SK: `transfer#${direction}#${other}#${ruleId}`,
   }),
   catalogVersion: { PK: 'CATALOG', SK: 'VERSION' },
-  sampleCatalogMarker: { PK: 'CATALOG', SK: 'SAMPLE' },
+  /** One marker per shipped sample file, so a newer release loads only the files it added. */
+  sampleCatalogMarker: (file: string) => ({ PK: 'CATALOG', SK: `SAMPLE#${file}` }),
 };
 
 function ownership(source: string, scope: string): string {

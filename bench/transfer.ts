@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises';
+import { measureParseCoverage } from '../functions/transfer/parse-coverage.js';
+import { parseBctgFile } from '../functions/transfer/bctg-adapters.js';
+import { resolveRules } from '../functions/transfer/resolve.js';
+import type { TransferRule } from '../functions/transfer/rule-model.js';
+import { callOnce } from './protocol-overhead.js';
+import { round, summarize } from './stats.js';
+
+async function realRules(): Promise<TransferRule[]> {
+  const ingestedAt = new Date().toISOString();
+  const files = ['langara-transfers-2023-04.json', 'alexander-college-transfers-2025-06.json'];
+  const parsed = await Promise.all(files.map(async (f) => parseBctgFile(await readFile(`data/sample/bctransferguide/${f}`, 'utf8'), ingestedAt).rules));
+  return parsed.flat();
+}
+
+/**
+ * 200,000 rules derived from the real ones: each copy keeps a real rule's shape (bundles, generic
+ * targets, dates) under a synthetic sender subject, so a 40-course resolve meets realistic overlap.
+ */
+function syntheticRules(real: TransferRule[], size: number): TransferRule[] {
+  const rules: TransferRule[] = [];
+  for (let i = 0; i < size; i++) {
+    const base = real[i % real.length]!;
+    const copy = Math.floor(i / real.length);
+    const rename = (code: string) => `${code.split(' ')[0]}${copy % 26 === 0 ? '' : String.fromCharCode(65 + (copy % 26))} ${code.split(' ')[1]}`;
+    rules.push({ ...base, ruleId: `${base.ruleId}-${copy}`, sourceCourses: base.sourceCourses.map((c) => ({ ...c, code: rename(c.code) })) });
+  }
+  return rules;
+}
+
+export async function measureTransfer(serverUrl: string, queries: number) {
+  const real = await realRules();
+  const rules = syntheticRules(real, 200_000);
+  const byCourse = new Map<string, TransferRule[]>();
+  for (const rule of rules) for (const c of rule.sourceCourses) byCourse.set(c.code, [...(byCourse.get(c.code) ?? []), rule]);
+  const langaraToSfu = real.filter((r) => r.senderInstitution === 'langara' && r.receiverInstitution === 'sfu');
+  const codes = [...new Set(langaraToSfu.flatMap((r) => r.sourceCourses.map((c) => c.code)))].sort();
+  const pick = (i: number) => Array.from({ length: 40 }, (_, k) => codes[(i * 37 + k * 11) % codes.length]!);
+
+  // In-process: the candidate lookup (what the store returns) plus matching and the optimal plan.
+  const inProcess: number[] = [];
+  let matched = 0;
+  for (let i = 0; i < queries; i++) {
+    const given = pick(i);
+    const started = performance.now();
+    const candidates = [...new Set(given.flatMap((code) => byCourse.get(code) ?? []))];
+    const resolution = resolveRules(candidates, given, '2023-01-01');
+    inProcess.push(performance.now() - started);
+    matched += resolution.exact.length;
+  }
+
+  // Through the local server on the shipped data: one partition Query per course, then BatchGet.
+  const server: number[] = [];
+  let roundTrips = 0;
+  for (let i = 0; i < Math.min(queries, 300); i++) {
+    const args = { sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: pick(i), asOfDate: `2023-01-${String((i % 28) + 1).padStart(2, '0')}` };
+    server.push(await callOnce({ name: 'tn_transfer_resolve', url: `${serverUrl}/mcp/transfer`, tool: 'tn_transfer_resolve', args }, i));
+  }
+  const probe = await fetch(`${serverUrl}/v1/tools/tn_transfer_resolve`, {
+    method: 'POST',
+    body: JSON.stringify({ sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: pick(0), asOfDate: '2022-12-31' }),
+  });
+  roundTrips = (await probe.json()).roundTrips;
+
+  return {
+    rules: rules.length,
+    coursesPerResolve: 40,
+    meanExactMatchesPerResolve: round(matched / queries, 1),
+    inProcessMatchAndPlanMs: summarize(inProcess),
+    localServerResolveMs: summarize(server),
+    storeRoundTripsPerResolve: roundTrips,
+    parseCoverage: (await measureParseCoverage()).map((f: any) => ({ file: f.file, rules: f.rules, fullyParsedShare: f.fullyParsedShare })),
+  };
+}
