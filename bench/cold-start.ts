@@ -9,6 +9,8 @@ import { round } from './stats.js';
 
 export const DOMAIN_ENTRIES: Record<string, string> = {
   user: 'functions/user/handler.ts',
+  course: 'functions/course/handler.ts',
+  transfer: 'functions/transfer/handler.ts',
   router: 'functions/router/handler.ts',
 };
 

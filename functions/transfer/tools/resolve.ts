@@ -42,6 +42,9 @@ export const resolveTool = defineTool({
       }),
     ),
     conflicts: z.array(z.object({ courses: z.array(z.string()), ruleIds: z.array(z.string()) })),
+    normalizedCourses: z
+      .array(z.object({ input: z.string(), code: z.string() }))
+      .describe('Inputs read as a different code (e.g. "CPSC1160" as "CPSC 1160"); tell the student when this matters'),
     plan: z.object({ ruleIds: z.array(z.string()), totalCredits: z.number(), optimal: z.boolean() }).describe('Non-overlapping exact matches that transfer the most credit'),
     roundTrips: z.number().int().describe('Store round trips this answer took'),
   }),
@@ -62,11 +65,12 @@ export const resolveTool = defineTool({
   async handler(args, ctx) {
     const sender = findInstitution(args.sourceInstitution)?.id ?? institutionId(args.sourceInstitution);
     const receiver = findInstitution(args.targetInstitution)?.id ?? institutionId(args.targetInstitution);
-    const codes = [...new Set(args.sourceCourses.map((input, index) => {
+    const normalized = args.sourceCourses.map((input, index) => {
       const code = normalizeCourseCode(input.includes(':') ? input.slice(input.indexOf(':') + 1) : input);
       if (!code) throw ToolError.badRequest(`"${input}" is not a course code like "CPSC 1150".`, [{ field: `sourceCourses.${index}`, message: 'expected SUBJECT NUMBER' }]);
-      return code;
-    }))].sort();
+      return { input, code };
+    });
+    const codes = [...new Set(normalized.map((n) => n.code))].sort();
     const asOf = args.asOfDate ?? ctx.now().toISOString().slice(0, 10);
     const trips = new RoundTrips();
     const idsByCourse = await Promise.all(codes.map((code) => ruleIdsForCourse(ctx.services.store, sender, code, receiver, trips)));
@@ -97,6 +101,7 @@ export const resolveTool = defineTool({
         partialMatches: resolution.partial.map(matchOutput),
         nearMisses,
         conflicts: resolution.conflicts,
+        normalizedCourses: normalized.filter((n) => n.input.trim() !== n.code).map((n) => ({ input: n.input, code: `${sender}:${n.code}` })),
         plan: resolution.plan,
         roundTrips: trips.count,
       },
