@@ -1,4 +1,3 @@
-import { toolsListTool } from './shared/discovery/tools-list.js';
 import type { AnyToolDefinition } from './shared/tools/define-tool.js';
 import { courseTools } from './course/index.js';
 import { transferTools } from './transfer/index.js';
@@ -7,5 +6,4 @@ import { userTools } from './user/index.js';
 /** Every domain's definitions, for the local server, the /mcp router and the contract. */
 export const ALL_DOMAIN_TOOLS: AnyToolDefinition[] = [...courseTools, ...transferTools, ...userTools];
 
-/** Tools served on every endpoint. */
-export const ENDPOINT_TOOLS: AnyToolDefinition[] = [toolsListTool];
+export { ENDPOINT_TOOLS } from './shared/discovery/endpoint-tools.js';

@@ -1,4 +1,4 @@
-import { ENDPOINT_TOOLS } from '../all-tools.js';
+import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
 import { createLambdaHandler } from '../shared/http/lambda-adapter.js';
 import { courseTools } from './index.js';
 
