@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findInstitution } from '../../shared/catalog/institutions.js';
+import { institutionId } from '../../shared/catalog/institutions.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { pageOf, paginated, PaginationInput } from '../../shared/tools/pagination.js';
 import { CATALOG_TOOL, CourseRefInput, loadCourse } from '../course-lookup.js';
@@ -27,7 +27,7 @@ export const equivalentElsewhereTool = defineTool({
   async handler(args, ctx) {
     const { bundle, view } = await loadCourse(ctx, args.course);
     const asOf = args.asOfDate ?? ctx.now().toISOString().slice(0, 10);
-    const other = args.otherInstitution ? (findInstitution(args.otherInstitution)?.id ?? args.otherInstitution.toLowerCase()) : undefined;
+    const other = args.otherInstitution ? institutionId(args.otherInstitution) : undefined;
     const all = equivalencesOf(bundle.extras);
     const matching = all
       .filter((e) => inForce(e, asOf))

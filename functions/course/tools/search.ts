@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findInstitution } from '../../shared/catalog/institutions.js';
+import { institutionId } from '../../shared/catalog/institutions.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { pageOf, paginated, PaginationInput } from '../../shared/tools/pagination.js';
 import { catalogCacheFor } from '../catalog-cache.js';
@@ -38,7 +38,7 @@ export const searchTool = defineTool({
     { description: 'An empty query is refused', input: { query: '' }, expect: 'BAD_REQUEST' },
   ],
   async handler(args, ctx) {
-    const institution = args.institution ? (findInstitution(args.institution)?.id ?? args.institution.toLowerCase()) : undefined;
+    const institution = args.institution ? institutionId(args.institution) : undefined;
     const index = await catalogCacheFor(ctx.services.store).getIndex();
     const hits = index.query(args.query, { institution, subject: args.subject?.toUpperCase(), level: args.level });
     const page = pageOf(hits, args, ctx.services.cursors, { tool: ctx.toolName, query: { ...args, limit: undefined, cursor: undefined } });

@@ -1,21 +1,20 @@
 import { z } from 'zod';
-import { catalogVersion } from '../../course/course-lookup.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
+import { TRANSFER_TOOL } from '../transfer-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { ruleSummary, RuleSummarySchema } from '../match-output.js';
 import { TransferRuleSchema } from '../rule-model.js';
 import { getRule, pairRulesForCourse } from '../transfer-store.js';
 
 export const detailsTool = defineTool({
+  ...TRANSFER_TOOL,
   name: 'transfer_details',
-  domain: 'transfer',
   title: 'Transfer rule details',
   description:
     'Returns one transfer rule by ruleId: the credit expression as published, its parsed form (targets, credits, generic and ' +
     'elective credit, exemptions, designations, condition), effective dates, evidence links, and the history of earlier or later ' +
     'rules for the same courses. Use this after tn_transfer_resolve or tn_transfer_search to show a student the exact wording. ' +
     'Example: { "ruleId": "bctg-7b9a46ed335920cba0e6f62a" }.',
-  version: '1.0.0',
   input: z.strictObject({ ruleId: z.string().regex(/^[A-Za-z0-9_-]{4,80}$/).describe('Rule id from tn_transfer_resolve or tn_transfer_search') }),
   output: z.object({
     rule: TransferRuleSchema,
@@ -23,13 +22,7 @@ export const detailsTool = defineTool({
     history: z.array(RuleSummarySchema).describe('Other rules for the same sending courses and receiver, oldest first'),
   }),
   category: 'query',
-  permissions: [],
-  access: 'public',
   responseTime: 'fast',
-  cacheable: true,
-  cacheTTL: 300,
-  cacheVersion: catalogVersion,
-  idempotent: true,
   tags: ['transfer'],
   examples: [{ description: 'An unknown rule is NOT_FOUND', input: { ruleId: 'bctg-000000000000000000000000' }, expect: 'NOT_FOUND' }],
   async handler(args, ctx) {

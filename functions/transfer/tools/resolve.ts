@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { catalogVersion } from '../../course/course-lookup.js';
 import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
-import { findInstitution, institutionId } from '../../shared/catalog/institutions.js';
+import { institutionId } from '../../shared/catalog/institutions.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
+import { TRANSFER_TOOL } from '../transfer-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { matchOutput, MatchSchema, ruleSummary, RuleSummarySchema } from '../match-output.js';
 import { inForce, resolveRules } from '../resolve.js';
@@ -11,8 +11,8 @@ import { getRules, pairRules, RoundTrips, ruleIdsForCourse } from '../transfer-s
 const InstitutionInput = (role: string) => z.string().min(2).max(40).describe(`${role} institution: slug or BC Transfer Guide code, e.g. "langara" or "LANG"`);
 
 export const resolveTool = defineTool({
+  ...TRANSFER_TOOL,
   name: 'transfer_resolve',
-  domain: 'transfer',
   title: 'Resolve transfer credit for a set of courses',
   description:
     'Given the courses a student took at one institution (a set; order does not matter), returns what they earn at another ' +
@@ -20,7 +20,6 @@ export const resolveTool = defineTool({
     'the missing courses named), nearMisses (codes with no rule in force: retired rules, similar codes), conflicts, and the plan ' +
     'that transfers the most credit without using a course twice. Use this for "what do I get at SFU for these Langara courses?". ' +
     'Example: { "sourceInstitution": "langara", "targetInstitution": "sfu", "sourceCourses": ["CPSC 1160", "CPSC 1181"] }.',
-  version: '1.0.0',
   input: z.strictObject({
     sourceInstitution: InstitutionInput('Sending'),
     targetInstitution: InstitutionInput('Receiving'),
@@ -49,13 +48,7 @@ export const resolveTool = defineTool({
     roundTrips: z.number().int().describe('Store round trips this answer took'),
   }),
   category: 'analysis',
-  permissions: [],
-  access: 'public',
   responseTime: 'medium',
-  cacheable: true,
-  cacheTTL: 300,
-  cacheVersion: catalogVersion,
-  idempotent: true,
   tags: ['transfer'],
   examples: [
     { description: 'Langara CPSC 1160 and 1181 to SFU', input: { sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: ['CPSC 1160', 'CPSC 1181'] }, expect: 'success' },
@@ -63,8 +56,8 @@ export const resolveTool = defineTool({
     { description: 'A malformed course code is refused', input: { sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: ['not a course'] }, expect: 'BAD_REQUEST' },
   ],
   async handler(args, ctx) {
-    const sender = findInstitution(args.sourceInstitution)?.id ?? institutionId(args.sourceInstitution);
-    const receiver = findInstitution(args.targetInstitution)?.id ?? institutionId(args.targetInstitution);
+    const sender = institutionId(args.sourceInstitution);
+    const receiver = institutionId(args.targetInstitution);
     const normalized = args.sourceCourses.map((input, index) => {
       const code = normalizeCourseCode(input.includes(':') ? input.slice(input.indexOf(':') + 1) : input);
       if (!code) throw ToolError.badRequest(`"${input}" is not a course code like "CPSC 1150".`, [{ field: `sourceCourses.${index}`, message: 'expected SUBJECT NUMBER' }]);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { catalogVersion } from '../../course/course-lookup.js';
 import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
-import { findInstitution, institutionId } from '../../shared/catalog/institutions.js';
+import { institutionId } from '../../shared/catalog/institutions.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
+import { TRANSFER_TOOL } from '../transfer-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
 import { ruleSummary, RuleSummarySchema } from '../match-output.js';
@@ -10,15 +10,14 @@ import { inForce } from '../resolve.js';
 import { pairRules } from '../transfer-store.js';
 
 export const searchTool = defineTool({
+  ...TRANSFER_TOOL,
   name: 'transfer_search',
-  domain: 'transfer',
   title: 'Search transfer agreements',
   description:
     'Lists the BC Transfer Guide agreements from one institution to another, optionally for one subject or one course and only ' +
     'those in force at a date. Use this to browse what transfers between two schools; for a student\'s set of courses use ' +
     'tn_transfer_resolve. Returns a page of rules with their targets and dates. Example: { "sourceInstitution": "langara", ' +
     '"targetInstitution": "sfu", "subject": "CPSC" }.',
-  version: '1.0.0',
   input: z.strictObject({
     sourceInstitution: z.string().min(2).max(40).describe('Sending institution slug or code, e.g. "langara"'),
     targetInstitution: z.string().min(2).max(40).describe('Receiving institution slug or code, e.g. "sfu"'),
@@ -29,18 +28,12 @@ export const searchTool = defineTool({
   }),
   output: paginated(RuleSummarySchema),
   category: 'query',
-  permissions: [],
-  access: 'public',
   responseTime: 'fast',
-  cacheable: true,
-  cacheTTL: 300,
-  cacheVersion: catalogVersion,
-  idempotent: true,
   tags: ['transfer', 'search'],
   examples: [{ description: 'Langara CPSC agreements with SFU', input: { sourceInstitution: 'langara', targetInstitution: 'sfu', subject: 'CPSC' }, expect: 'success' }],
   async handler(args, ctx) {
-    const sender = findInstitution(args.sourceInstitution)?.id ?? institutionId(args.sourceInstitution);
-    const receiver = findInstitution(args.targetInstitution)?.id ?? institutionId(args.targetInstitution);
+    const sender = institutionId(args.sourceInstitution);
+    const receiver = institutionId(args.targetInstitution);
     const code = args.course ? normalizeCourseCode(args.course.includes(':') ? args.course.split(':')[1]! : args.course) : undefined;
     if (args.course && !code) throw ToolError.badRequest('course must be a code like "CPSC 1150".', [{ field: 'course', message: 'expected SUBJECT NUMBER' }]);
     const prefix = code ? `${code}#` : args.subject ? `${args.subject.toUpperCase()} ` : undefined;
