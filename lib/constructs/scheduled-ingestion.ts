@@ -1,5 +1,5 @@
 import { Duration, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -54,27 +54,29 @@ export class ScheduledIngestion extends Construct {
         description: `Ingest ${source}`,
         targets: [new LambdaFunction(fn.fn, { deadLetterQueue: this.deadLetterQueue, retryAttempts: 2, maxEventAge: Duration.hours(2) })],
       });
-      const errors = new Alarm(this, `${pascal(source)}Errors`, {
-        alarmDescription: `Ingestion of ${source} failed`,
-        metric: fn.fn.metricErrors({ period: Duration.hours(1) }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      });
-      if (props.alarmAction) errors.addAlarmAction(props.alarmAction);
+      this.alarmOnAny(`${pascal(source)}Errors`, `Ingestion of ${source} failed`, fn.fn.metricErrors({ period: Duration.hours(1) }), props.alarmAction);
       this.functions[source] = fn;
     }
 
-    const parked = new Alarm(this, 'DeadLettersVisible', {
-      alarmDescription: 'Scheduled ingestion events were parked in the dead-letter queue after retries',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(15) }),
+    this.alarmOnAny(
+      'DeadLettersVisible',
+      'Scheduled ingestion events were parked in the dead-letter queue after retries',
+      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(15) }),
+      props.alarmAction,
+    );
+  }
+
+  /** An alarm that fires on the first occurrence: one failed run or one parked event is worth a look. */
+  private alarmOnAny(id: string, description: string, metric: IMetric, action?: IAlarmAction): void {
+    const alarm = new Alarm(this, id, {
+      alarmDescription: description,
+      metric,
       threshold: 1,
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    if (props.alarmAction) parked.addAlarmAction(props.alarmAction);
+    if (action) alarm.addAlarmAction(action);
   }
 }
 

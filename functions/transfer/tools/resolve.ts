@@ -71,13 +71,22 @@ export const resolveTool = defineTool({
     const resolution = resolveRules(rules, codes, asOf);
 
     const covered = new Set([...resolution.exact, ...resolution.partial].flatMap((m) => m.usedCourses));
+    // Several uncovered codes of one subject share one read of that subject's rules.
+    const bySubject = new Map<string, ReturnType<typeof pairRules>>();
+    const subjectRules = (subject: string) => {
+      let page = bySubject.get(subject);
+      if (!page) {
+        trips.count++;
+        page = pairRules(ctx.services.store, { sender, receiver, prefix: `${subject} `, limit: 200 });
+        bySubject.set(subject, page);
+      }
+      return page;
+    };
     const nearMisses = await Promise.all(
       codes.filter((code) => !covered.has(code)).map(async (code) => {
         const own = rules.filter((r) => r.sourceCourses.some((c) => c.code === code) && !inForce(r, asOf));
         if (own.length) return { course: `${sender}:${code}`, reason: 'not-in-force' as const, suggestions: own.map(ruleSummary), confidence: 0.4 };
-        trips.count++;
-        const subject = code.split(' ')[0]!;
-        const page = await pairRules(ctx.services.store, { sender, receiver, prefix: `${subject} `, limit: 200 });
+        const page = await subjectRules(code.split(' ')[0]!);
         const similar = page.rules.filter((r) => inForce(r, asOf) && r.sourceCourses.some((c) => similarCode(c.code, code)));
         return similar.length
           ? { course: `${sender}:${code}`, reason: 'similar-code' as const, suggestions: similar.slice(0, 5).map(ruleSummary), confidence: 0.3 }
