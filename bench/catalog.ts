@@ -5,7 +5,7 @@ import { CatalogIndex } from '../functions/course/catalog-index.js';
 import type { CourseFragment } from '../functions/course/catalog-model.js';
 import { coursesFromFragments, type CourseView } from '../functions/course/course-view.js';
 import { ingestorNamed, SAMPLE_CATALOG, sourceNamed } from '../functions/ingest/sources.js';
-import { putAll } from '../functions/ingest/batch-writes.js';
+import { putAll } from '../functions/shared/store/batch-writes.js';
 import { createStore } from '../functions/shared/store/dynamo-client.js';
 import { ensureTable } from '../local/ensure-table.js';
 import { round, summarize } from './stats.js';

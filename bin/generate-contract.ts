@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../functions/all-tools.js';
 import { renderAccessPatterns, renderToolsReference } from '../functions/shared/contract/render-docs.js';
 import { breakingChanges, buildContract, CONTRACT_PATH, type ToolContract } from '../functions/shared/contract/tool-contract.js';
-import { ACCESS_PATTERNS } from '../functions/shared/store/keys.js';
+import { ACCESS_PATTERNS } from '../functions/shared/store/access-patterns.js';
 import { ToolRegistry } from '../functions/shared/tools/registry.js';
 
 // Usage: tsx bin/generate-contract.ts [--check] [--allow-breaking]

@@ -1,9 +1,10 @@
 import type { AnyToolDefinition } from './shared/tools/define-tool.js';
 import { courseTools } from './course/index.js';
+import { sessionTools } from './session/index.js';
 import { transferTools } from './transfer/index.js';
 import { userTools } from './user/index.js';
 
 /** Every domain's definitions, for the local server, the /mcp router and the contract. */
-export const ALL_DOMAIN_TOOLS: AnyToolDefinition[] = [...courseTools, ...transferTools, ...userTools];
+export const ALL_DOMAIN_TOOLS: AnyToolDefinition[] = [...sessionTools, ...courseTools, ...transferTools, ...userTools];
 
 export { ENDPOINT_TOOLS } from './shared/discovery/endpoint-tools.js';

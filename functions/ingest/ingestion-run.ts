@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import type { AdapterContext, RejectedRecord } from '../course/catalog-model.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
-import { putAll } from './batch-writes.js';
+import { putAll } from '../shared/store/batch-writes.js';
 import { ensureInstitution, recordInstitutionFreshness } from './institution-registry.js';
 import { reconcile, type OwnedItem } from './reconcile.js';
 import { loadSource, originHash, type LoadOptions } from './source-loader.js';

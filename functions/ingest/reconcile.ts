@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys } from '../shared/store/keys.js';
 import { queryAll } from '../shared/store/query-all.js';
-import { putAll } from './batch-writes.js';
+import { putAll } from '../shared/store/batch-writes.js';
 
 /** One item a source owns: its key, the part of the source it belongs to, and what it says. */
 export interface OwnedItem {

@@ -19,9 +19,75 @@ export interface AppConfig {
   publicBaseUrl?: string;
   /** Prefix the authorization server puts on our scopes (Cognito: `<resource server>/`). */
   oauthScopePrefix: string;
+  tutor: TutorConfig;
+}
+
+export const DEFAULT_LLM_PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'bedrock'] as const;
+export type DefaultLlmProvider = (typeof DEFAULT_LLM_PROVIDERS)[number];
+
+/** The operator's own model, used when a user has no BYOK credential (and for anonymous sessions). */
+export interface DefaultLlm {
+  provider: DefaultLlmProvider;
+  model: string;
+  /** Not used for bedrock (IAM). Never logged or returned. */
+  apiKey?: string;
+  baseUrl?: string;
+}
+
+export interface TutorConfig {
+  defaultLlm?: DefaultLlm;
+  /** Where BYOK calls for `openai` / `anthropic` go; the providers' own APIs unless a proxy is configured. */
+  openaiBaseUrl?: string;
+  anthropicBaseUrl?: string;
+  /** Sessions expire this long after their last activity. */
+  retentionDays: number;
+  /** A provider call that has not finished in this time fails with SERVICE_UNAVAILABLE. */
+  llmTimeoutMs: number;
+  /** Read-only tool calls the tutor may make in one turn. */
+  maxToolCalls: number;
+  /** Prompts per UTC day shared by every anonymous session (the operator pays for them). */
+  anonymousPromptsPerDay: number;
 }
 
 type Env = Record<string, string | undefined>;
+
+function positiveInteger(env: Env, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+function loadDefaultLlm(env: Env): DefaultLlm | undefined {
+  const provider = env.TN_DEFAULT_LLM_PROVIDER;
+  if (!provider) return undefined;
+  if (!(DEFAULT_LLM_PROVIDERS as readonly string[]).includes(provider)) {
+    throw new Error(`TN_DEFAULT_LLM_PROVIDER must be one of ${DEFAULT_LLM_PROVIDERS.join(', ')}, got "${provider}"`);
+  }
+  const model = env.TN_DEFAULT_LLM_MODEL;
+  if (!model) throw new Error('TN_DEFAULT_LLM_MODEL is required when TN_DEFAULT_LLM_PROVIDER is set');
+  if (provider !== 'bedrock' && !env.TN_DEFAULT_LLM_API_KEY) throw new Error(`TN_DEFAULT_LLM_API_KEY is required for provider ${provider}`);
+  if (provider === 'openai-compatible' && !env.TN_DEFAULT_LLM_BASE_URL) throw new Error('TN_DEFAULT_LLM_BASE_URL is required for openai-compatible');
+  return {
+    provider: provider as DefaultLlmProvider,
+    model,
+    apiKey: env.TN_DEFAULT_LLM_API_KEY || undefined,
+    baseUrl: env.TN_DEFAULT_LLM_BASE_URL || undefined,
+  };
+}
+
+function loadTutorConfig(env: Env): TutorConfig {
+  return {
+    defaultLlm: loadDefaultLlm(env),
+    openaiBaseUrl: env.TN_OPENAI_BASE_URL || undefined,
+    anthropicBaseUrl: env.TN_ANTHROPIC_BASE_URL || undefined,
+    retentionDays: positiveInteger(env, 'TN_SESSION_RETENTION_DAYS', 30),
+    llmTimeoutMs: positiveInteger(env, 'TN_LLM_TIMEOUT_MS', 60_000, 100),
+    maxToolCalls: positiveInteger(env, 'TN_TUTOR_MAX_TOOL_CALLS', 4, 0),
+    anonymousPromptsPerDay: positiveInteger(env, 'TN_ANONYMOUS_PROMPTS_PER_DAY', 200, 0),
+  };
+}
 
 export function loadConfig(env: Env = process.env): AppConfig {
   const runtime = env.TN_RUNTIME === 'aws' || (env.AWS_LAMBDA_FUNCTION_NAME && env.TN_RUNTIME !== 'local') ? 'aws' : 'local';
@@ -45,5 +111,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
       : undefined,
     publicBaseUrl: env.TN_PUBLIC_BASE_URL || undefined,
     oauthScopePrefix: env.TN_OAUTH_SCOPE_PREFIX ?? '',
+    tutor: loadTutorConfig(env),
   };
 }

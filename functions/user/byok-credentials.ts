@@ -185,3 +185,26 @@ export async function findCredential(store: Store, userId: string, credentialId:
   );
   return result.Item ? toSummary(result.Item) : undefined;
 }
+
+export type StoredCredential = z.infer<typeof StoredCredentialSchema>;
+
+/** Up to `limit` credentials with their sealed keys, for the tutor to choose and open one. */
+export async function readStoredCredentials(store: Store, userId: string, limit: number): Promise<StoredCredential[]> {
+  const result = await store.doc.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': keys.byokPrefix },
+      Limit: limit,
+      ConsistentRead: true,
+    }),
+  );
+  return (result.Items ?? []).map((item) => StoredCredentialSchema.parse(item));
+}
+
+export async function readStoredCredential(store: Store, userId: string, credentialId: string): Promise<StoredCredential | undefined> {
+  const result = await store.doc.send(
+    new GetCommand({ TableName: store.tableName, Key: keys.byokCredential(userId, credentialId), ConsistentRead: true }),
+  );
+  return result.Item ? StoredCredentialSchema.parse(result.Item) : undefined;
+}

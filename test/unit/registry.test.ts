@@ -33,9 +33,19 @@ describe('ToolRegistry', () => {
     const registry = new ToolRegistry('tn_', [...ALL_DOMAIN_TOOLS, ...ENDPOINT_TOOLS]);
     expect(registry.get('tn_user_byok_add')?.name).toBe('user_byok_add');
     expect(registry.get('user_byok_add')).toBeUndefined();
-    expect(registry.getByCategory('mutation').map((t) => t.name).sort()).toEqual(['user_byok_add', 'user_byok_delete', 'user_preferences_set']);
+    expect(registry.getByCategory('mutation').map((t) => t.name).sort()).toEqual([
+      'session_ask',
+      'session_cancel_pending',
+      'session_end',
+      'session_import',
+      'session_start',
+      'user_byok_add',
+      'user_byok_delete',
+      'user_preferences_set',
+    ]);
     expect(registry.getByTag('byok')).toHaveLength(3);
     expect(registry.getByDomain('user')).toHaveLength(7);
+    expect(registry.getByDomain('session')).toHaveLength(9);
   });
 
   it('applies the configured prefix (seed 002)', () => {

@@ -106,9 +106,10 @@ export async function invokeTool(definition: AnyToolDefinition, rawInput: unknow
   }
 }
 
+/** Public tools admit anonymous callers, but a signed-in caller is always held to the tool's permissions. */
 function authorize(definition: AnyToolDefinition, principal: Principal): void {
-  if (definition.access === 'public') return;
   if (principal.kind !== 'user') {
+    if (definition.access === 'public') return;
     throw new ToolError('UNAUTHORIZED', 'This tool needs a signed-in user: send an Authorization: Bearer <token> header.');
   }
   const missing = definition.permissions.filter((permission) => !principal.permissions.has(permission));

@@ -1,5 +1,5 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Store } from '../shared/store/dynamo-client.js';
+import type { Store } from './dynamo-client.js';
 
 const BATCH_SIZE = 25;
 

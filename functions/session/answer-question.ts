@@ -1,0 +1,118 @@
+import type { ToolContext } from '../shared/tools/tool-context.js';
+import { getPreferences } from '../user/preferences.js';
+import { releaseAnswering, transitionAskRequestItem } from './ask-requests.js';
+import { appendEvents, readEventsAfter } from './event-log.js';
+import { releasePrompt, type PromptReservation } from './prompt-quota.js';
+import type { SessionEvent, SessionRecord } from './session-model.js';
+import { refreshItemExpiry } from './session-store.js';
+import type { LanguageModelFactory, ModelTarget } from './tutor/language-model.js';
+import { runTutorTurn } from './tutor/run-turn.js';
+import { buildTutorPrompt } from './tutor/tutor-prompt.js';
+import { tutorLookupTools, type LookupLog } from './tutor/tutor-tools.js';
+
+export interface AskOutcome {
+  response: string;
+  eventsEmitted: string[];
+  status: 'answered' | 'draft' | 'replayed';
+  clientEventId: string;
+  questionSeq: number;
+  answerSeq: number | null;
+  model: { source: ModelTarget['source']; provider: string; model: string } | null;
+  lookups: string[];
+}
+
+/** History read for one prompt at most; older turns live on in the running summary. */
+const HISTORY_WINDOW = 400;
+
+/**
+ * Asks the model about a stored question and appends its answer with the next seq. If the model fails,
+ * the prompt and the answering lease are given back; the question stays in the log.
+ */
+export async function answerQuestion(
+  ctx: ToolContext,
+  createModel: LanguageModelFactory,
+  args: {
+    session: SessionRecord;
+    question: SessionEvent;
+    reservation: PromptReservation;
+    target: ModelTarget;
+    clientEventId: string;
+    emittedBefore: string[];
+    deviceId: string | null;
+  },
+): Promise<AskOutcome> {
+  const { services } = ctx;
+  const { session, question } = args;
+  const lookups: LookupLog = { calls: [] };
+  let text: string;
+  let prompt: ReturnType<typeof buildTutorPrompt>;
+  try {
+    const [history, responseLength] = await Promise.all([historyBefore(ctx, session, question.seq), responseLengthFor(ctx)]);
+    prompt = buildTutorPrompt({ session, history, question: question.content, responseLength, maxToolCalls: services.config.tutor.maxToolCalls });
+    let streamed = 0;
+    const turn = await runTutorTurn({
+      model: createModel(args.target),
+      target: args.target,
+      instructions: prompt.instructions,
+      messages: prompt.messages,
+      tools: tutorLookupTools(ctx, services.config.tutor.maxToolCalls, lookups),
+      maxToolCalls: services.config.tutor.maxToolCalls,
+      timeoutMs: services.config.tutor.llmTimeoutMs,
+      signal: ctx.signal,
+      onDelta: ctx.reportProgress
+        ? async (delta) => {
+            streamed += delta.length;
+            await ctx.reportProgress!({ progress: streamed, message: delta });
+          }
+        : undefined,
+    });
+    text = turn.text;
+  } catch (error) {
+    await Promise.all([releasePrompt(services, args.reservation), releaseAnswering(services.store, session.sessionId, args.clientEventId)]);
+    throw error;
+  }
+
+  const { session: after, events } = await appendEvents(services.store, {
+    now: ctx.now,
+    retentionDays: services.config.tutor.retentionDays,
+    sessionId: session.sessionId,
+    // An answer already paid for is recorded even if the session ended while it was being written.
+    plan: () => ({
+      events: [{ type: 'assistant_message', role: 'assistant', content: text, deviceId: args.deviceId, clientEventId: args.clientEventId, refersTo: question.eventId }],
+      items: ([event]) => [
+        transitionAskRequestItem(services.store, session.sessionId, args.clientEventId, 'sent', {
+          state: 'answered',
+          answerEventId: event!.eventId,
+          answerSeq: event!.seq,
+          eventsEmitted: [...args.emittedBefore, event!.eventId],
+        }),
+      ],
+      metaSet: prompt.summary && prompt.summary !== session.summary ? { summary: prompt.summary } : undefined,
+    }),
+  });
+  await refreshItemExpiry(services.store, after, services.config.tutor.retentionDays, ctx.now());
+  const answerEvent = events[0]!;
+  return {
+    response: text,
+    eventsEmitted: [...args.emittedBefore, answerEvent.eventId],
+    status: 'answered',
+    clientEventId: args.clientEventId,
+    questionSeq: question.seq,
+    answerSeq: answerEvent.seq,
+    model: { source: args.target.source, provider: args.target.provider, model: args.target.model },
+    lookups: lookups.calls.map((call) => call.tool),
+  };
+}
+
+async function historyBefore(ctx: ToolContext, session: SessionRecord, questionSeq: number): Promise<SessionEvent[]> {
+  const from = Math.max(session.summary?.throughSeq ?? 0, questionSeq - 1 - HISTORY_WINDOW);
+  const count = questionSeq - 1 - from;
+  if (count <= 0) return [];
+  return (await readEventsAfter(ctx.services.store, session.sessionId, from, count)).events;
+}
+
+async function responseLengthFor(ctx: ToolContext) {
+  if (ctx.principal.kind !== 'user') return 'standard' as const;
+  return (await getPreferences(ctx.services.store, ctx.principal.userId)).responseLength;
+}
+

@@ -1,0 +1,166 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { ENTITY, sessionKeys } from '../shared/store/keys.js';
+import { epochSeconds, expiryAfter, SessionEventSchema, type EventType, type SessionEvent, type SessionRecord } from './session-model.js';
+import { readSession } from './session-store.js';
+
+export interface NewEvent {
+  type: EventType;
+  role: 'user' | 'assistant';
+  content: string;
+  deviceId: string | null;
+  clientEventId: string | null;
+  refersTo: string | null;
+}
+
+export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** What one append writes, decided from the session as it is at that attempt. */
+export interface AppendPlan {
+  events: NewEvent[];
+  /** Written in the same transaction; a failed condition on one of them aborts the append. */
+  items?: (appended: SessionEvent[], expiresAt: string) => TransactItem[];
+  /** Extra META changes, e.g. status on end. */
+  metaSet?: Record<string, unknown>;
+}
+
+/** A condition on one of the plan's own items failed: the caller decides what that means. */
+export class AppendConditionFailed extends Error {
+  constructor(readonly itemIndex: number) {
+    super(`append condition failed on item ${itemIndex}`);
+  }
+}
+
+const MAX_ATTEMPTS = 40;
+
+/**
+ * Appends events with the next seqs, gap-free under any concurrency: the META update is conditioned on
+ * the lastSeq we read, and the event puts and META update commit in one transaction, so either every
+ * seq we took is written or none is. A lost race re-reads META and plans again (the plan sees the new
+ * state, e.g. a session ended meanwhile).
+ */
+export async function appendEvents(
+  store: Store,
+  args: { sessionId: string; now: () => Date; retentionDays: number; plan: (session: SessionRecord) => AppendPlan },
+): Promise<{ session: SessionRecord; events: SessionEvent[] }> {
+  for (let attempt = 1; ; attempt++) {
+    const session = await readSession(store, args.sessionId);
+    const plan = args.plan(session);
+    if (!plan.events.length && !plan.metaSet) return { session, events: [] };
+    const now = args.now();
+    const expiresAt = new Date(Math.max(expiryAfter(now, args.retentionDays).getTime(), Date.parse(session.expiresAt))).toISOString();
+    const events: SessionEvent[] = plan.events.map((event, index) => ({
+      eventId: ulid(now.getTime()),
+      seq: session.lastSeq + index + 1,
+      createdAt: now.toISOString(),
+      ...event,
+    }));
+    const lastSeq = session.lastSeq + events.length;
+    const metaSet: Record<string, unknown> = { lastSeq, lastActivityAt: now.toISOString(), expiresAt, ttl: epochSeconds(expiresAt), ...plan.metaSet };
+    const names = Object.fromEntries(Object.keys(metaSet).map((key, i) => [`#m${i}`, key]));
+    const values = Object.fromEntries(Object.values(metaSet).map((value, i) => [`:m${i}`, value]));
+    const extraItems = plan.items?.(events, expiresAt) ?? [];
+    try {
+      await store.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: store.tableName,
+                Key: sessionKeys.meta(args.sessionId),
+                UpdateExpression: `SET ${Object.keys(names).map((name, i) => `${name} = :m${i}`).join(', ')}`,
+                ConditionExpression: '#lastSeq = :expected',
+                ExpressionAttributeNames: { ...names, '#lastSeq': 'lastSeq' },
+                ExpressionAttributeValues: { ...values, ':expected': session.lastSeq },
+              },
+            },
+            ...events.map((event) => ({
+              Put: {
+                TableName: store.tableName,
+                Item: { ...sessionKeys.event(args.sessionId, event.seq), entity: ENTITY.sessionEvent, ...event, ttl: epochSeconds(expiresAt) },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            })),
+            ...extraItems,
+          ],
+        }),
+      );
+      return { session: { ...session, ...(plan.metaSet as Partial<SessionRecord>), lastSeq, lastActivityAt: now.toISOString(), expiresAt }, events };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const firstExtra = 1 + events.length;
+      const failedExtra = reasons.findIndex((reason, index) => index >= firstExtra && reason.Code === 'ConditionalCheckFailed');
+      if (failedExtra >= 0) throw new AppendConditionFailed(failedExtra - firstExtra);
+      if (attempt >= MAX_ATTEMPTS) throw error;
+      // Another writer took the seq (or the transaction collided): back off with jitter and plan again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * attempt)));
+    }
+  }
+}
+
+function toEvent(item: Record<string, unknown>): SessionEvent {
+  return SessionEventSchema.parse({
+    eventId: item.eventId,
+    seq: item.seq,
+    type: item.type,
+    createdAt: item.createdAt,
+    role: item.role,
+    content: item.content,
+    deviceId: item.deviceId ?? null,
+    clientEventId: item.clientEventId ?? null,
+    refersTo: item.refersTo ?? null,
+  });
+}
+
+/** Events with seq in (afterSeq, afterSeq + limit], ascending; one extra read tells whether more exist. */
+export async function readEventsAfter(store: Store, sessionId: string, afterSeq: number, limit: number): Promise<{ events: SessionEvent[]; hasMore: boolean }> {
+  const result = await store.doc.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': sessionKeys.partition(sessionId),
+        ':from': sessionKeys.eventSk(afterSeq + 1),
+        ':to': sessionKeys.eventSk(afterSeq + limit + 1),
+      },
+      ConsistentRead: true,
+    }),
+  );
+  const events = (result.Items ?? []).map(toEvent);
+  return { events: events.slice(0, limit), hasMore: events.length > limit };
+}
+
+/** The latest `limit` events, ascending. */
+export async function readLatestEvents(store: Store, sessionId: string, limit: number): Promise<SessionEvent[]> {
+  const result = await store.doc.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': sessionKeys.partition(sessionId), ':prefix': sessionKeys.eventPrefix },
+      ScanIndexForward: false,
+      Limit: limit,
+      ConsistentRead: true,
+    }),
+  );
+  return (result.Items ?? []).map(toEvent).reverse();
+}
+
+/** Every event, ascending, paging through DynamoDB's 1 MB pages. */
+export async function readAllEvents(store: Store, sessionId: string): Promise<SessionEvent[]> {
+  const all: SessionEvent[] = [];
+  let after = 0;
+  for (;;) {
+    const page = await readEventsAfter(store, sessionId, after, 500);
+    all.push(...page.events);
+    if (!page.hasMore) return all;
+    after = page.events.at(-1)!.seq;
+  }
+}
+
+export async function readEvent(store: Store, sessionId: string, seq: number): Promise<SessionEvent | undefined> {
+  const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: sessionKeys.event(sessionId, seq), ConsistentRead: true }));
+  return result.Item ? toEvent(result.Item) : undefined;
+}

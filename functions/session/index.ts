@@ -1,0 +1,22 @@
+import type { AnyToolDefinition } from '../shared/tools/define-tool.js';
+import { askTool } from './tools/ask.js';
+import { cancelPendingTool } from './tools/cancel-pending.js';
+import { endTool } from './tools/end.js';
+import { exportTool } from './tools/export.js';
+import { historyTool } from './tools/history.js';
+import { importTool } from './tools/import.js';
+import { resumeTool } from './tools/resume.js';
+import { startTool } from './tools/start.js';
+import { syncStatusTool } from './tools/sync-status.js';
+
+export const sessionTools: AnyToolDefinition[] = [
+  startTool,
+  askTool,
+  endTool,
+  historyTool,
+  resumeTool,
+  exportTool,
+  importTool,
+  syncStatusTool,
+  cancelPendingTool,
+];

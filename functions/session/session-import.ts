@@ -1,0 +1,119 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { putAll } from '../shared/store/batch-writes.js';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { ENTITY, sessionKeys } from '../shared/store/keys.js';
+import { ToolError } from '../shared/tools/errors.js';
+import { contentHash, type AskRequest } from './ask-requests.js';
+import { readAllEvents } from './event-log.js';
+import { epochSeconds, expiryAfter, type SessionEvent, type SessionRecord } from './session-model.js';
+import { readSession } from './session-store.js';
+import type { SessionSnapshot } from './snapshot.js';
+
+export interface ImportResult {
+  status: 'imported' | 'already-present';
+  sessionId: string;
+  latestSeq: number;
+  expiresAt: string;
+}
+
+/**
+ * Writes a verified snapshot as the caller's session, under its own id, so devices that know the id
+ * keep working. Importing the same snapshot again (or one the server already holds every event of)
+ * changes nothing; a session that diverged from the snapshot, or belongs to someone else, is CONFLICT.
+ */
+export async function importSnapshot(store: Store, args: { snapshot: SessionSnapshot; ownerId: string; now: Date; retentionDays: number }): Promise<ImportResult> {
+  const { snapshot, ownerId, now } = args;
+  const sessionId = snapshot.session.sessionId;
+  const existing = await readSession(store, sessionId).catch((error: unknown) => {
+    if (error instanceof ToolError && error.code === 'NOT_FOUND') return undefined;
+    throw error;
+  });
+  const expired = existing ? Date.parse(existing.expiresAt) <= now.getTime() : false;
+  if (existing && existing.ownerId !== ownerId) {
+    throw new ToolError('CONFLICT', `Session ${sessionId} already exists and belongs to someone else.`, { reason: 'session owned by another user' });
+  }
+  if (existing && !expired) {
+    const stored = await readAllEvents(store, sessionId);
+    const diverged = snapshot.events.find((event, index) => stored[index]?.eventId !== event.eventId);
+    if (diverged) {
+      throw new ToolError('CONFLICT', `Session ${sessionId} exists with different events from seq ${diverged.seq}.`, { reason: 'snapshot diverges from the stored session' }, 'Export the stored session again (tn_session_export) and use that snapshot.');
+    }
+    return { status: 'already-present', sessionId, latestSeq: existing.lastSeq, expiresAt: existing.expiresAt };
+  }
+
+  const expiresAt = expiryAfter(now, args.retentionDays).toISOString();
+  const ttl = epochSeconds(expiresAt);
+  const { requests, drafts } = reconstructRequests(snapshot.events);
+  await putAll(store, [
+    ...snapshot.events.map((event) => ({ ...sessionKeys.event(sessionId, event.seq), entity: ENTITY.sessionEvent, ...event, ttl })),
+    ...requests.map((request) => ({ ...sessionKeys.request(sessionId, request.clientEventId), entity: ENTITY.sessionRequest, ...request, ttl })),
+    ...drafts.map((draft) => ({
+      ...sessionKeys.draft(sessionId, draft.clientEventId!),
+      entity: ENTITY.pendingDraft,
+      clientEventId: draft.clientEventId,
+      eventId: draft.eventId,
+      seq: draft.seq,
+      content: draft.content,
+      deviceId: draft.deviceId,
+      createdAt: draft.createdAt,
+      ttl,
+    })),
+  ]);
+  const { session } = snapshot;
+  const record: SessionRecord = {
+    sessionId,
+    ownerId,
+    status: session.status,
+    context: session.context,
+    course: session.course,
+    createdAt: session.createdAt,
+    lastActivityAt: now.toISOString(),
+    expiresAt,
+    endedAt: session.endedAt,
+    lastSeq: snapshot.events.length,
+    itemsExpireAt: expiresAt,
+    summary: null,
+  };
+  try {
+    // META last: until it exists, nothing of the import is visible.
+    await store.doc.send(
+      new PutCommand({
+        TableName: store.tableName,
+        Item: { ...sessionKeys.meta(sessionId), entity: ENTITY.session, ...record, ttl },
+        ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :now',
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+      }),
+    );
+  } catch (error) {
+    // A concurrent import of the same snapshot won; its result is ours.
+    if (error instanceof ConditionalCheckFailedException) return importSnapshot(store, args);
+    throw error;
+  }
+  return { status: 'imported', sessionId, latestSeq: record.lastSeq, expiresAt };
+}
+
+/** Idempotency records and pending drafts as the log implies them, so retries keep working after an import. */
+function reconstructRequests(events: SessionEvent[]): { requests: AskRequest[]; drafts: SessionEvent[] } {
+  const byId = new Map<string, AskRequest>();
+  const draftEvents = new Map<string, SessionEvent>();
+  for (const event of events) {
+    if (!event.clientEventId || event.type === 'session_ended') continue;
+    const request = byId.get(event.clientEventId) ?? { clientEventId: event.clientEventId, contentHash: '', state: 'draft', deviceId: event.deviceId, eventsEmitted: [] };
+    request.eventsEmitted.push(event.eventId);
+    if (event.type === 'draft') {
+      Object.assign(request, { state: 'draft', contentHash: contentHash(event.content), draftEventId: event.eventId, draftSeq: event.seq });
+      draftEvents.set(event.clientEventId, event);
+    } else if (event.type === 'draft_cancelled') {
+      request.state = 'cancelled';
+      draftEvents.delete(event.clientEventId);
+    } else if (event.type === 'user_message') {
+      Object.assign(request, { state: 'sent', contentHash: contentHash(event.content), userEventId: event.eventId, userSeq: event.seq });
+      draftEvents.delete(event.clientEventId);
+    } else if (event.type === 'assistant_message') {
+      Object.assign(request, { state: 'answered', answerEventId: event.eventId, answerSeq: event.seq });
+    }
+    byId.set(event.clientEventId, request);
+  }
+  return { requests: [...byId.values()], drafts: [...draftEvents.values()] };
+}

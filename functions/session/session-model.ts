@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+export const EVENT_TYPES = ['user_message', 'assistant_message', 'draft', 'draft_cancelled', 'session_ended'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const TUTORING_STYLES = ['socratic', 'direct', 'balanced'] as const;
+export type TutoringStyle = (typeof TUTORING_STYLES)[number];
+
+export const SessionIdInput = z.ulid().describe('The session id (a ULID) returned by tn_session_start');
+export const DeviceIdInput = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only')
+  .describe('A stable id of the device or client making the call, e.g. "cli-laptop" or "web"; lets other devices tell whose events are whose');
+export const ClientEventIdInput = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : - only')
+  .describe('Idempotency key chosen by the client (a ULID or UUID works): the same id with the same message returns the first result and charges nothing again');
+
+/** One entry of the append-only log (seed 000's history item, plus who wrote it and why). */
+export const SessionEventSchema = z.object({
+  eventId: z.ulid(),
+  seq: z.number().int().min(1).describe('Position in the session: 1, 2, 3, … with no gaps'),
+  type: z.enum(EVENT_TYPES),
+  createdAt: z.iso.datetime(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  deviceId: z.string().nullable().describe('Device that wrote the event; null when the client did not say'),
+  clientEventId: z.string().nullable(),
+  refersTo: z.ulid().nullable().describe('For a sent or cancelled draft, the draft event; for an answer, the question it answers'),
+});
+export type SessionEvent = z.infer<typeof SessionEventSchema>;
+
+export const SessionContextSchema = z.object({
+  course: z.string().nullable().describe('Course reference the session is about, e.g. "sfu:CMPT 120"'),
+  courseTitle: z.string().nullable(),
+  topic: z.string().nullable(),
+  tutoringStyle: z.enum(TUTORING_STYLES),
+  language: z.string(),
+});
+export type SessionContext = z.infer<typeof SessionContextSchema>;
+
+export const SessionStateSchema = z.object({
+  sessionId: z.ulid(),
+  status: z.enum(['active', 'ended']),
+  owner: z.enum(['user', 'anonymous']),
+  context: SessionContextSchema,
+  createdAt: z.iso.datetime(),
+  lastActivityAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+  endedAt: z.iso.datetime().nullable(),
+  latestSeq: z.number().int().min(0),
+});
+export type SessionState = z.infer<typeof SessionStateSchema>;
+
+export const PendingDraftSchema = z.object({
+  clientEventId: z.string(),
+  eventId: z.ulid(),
+  seq: z.number().int(),
+  content: z.string(),
+  deviceId: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type PendingDraft = z.infer<typeof PendingDraftSchema>;
+
+/** What the catalog said about the course when the session started; grounds every turn. */
+export interface CourseSnapshot {
+  ref: string;
+  title: string | null;
+  description: string | null;
+  prerequisitesText: string | null;
+}
+
+/** The META item of a session, as stored. */
+export interface SessionRecord {
+  sessionId: string;
+  ownerId: string | null;
+  status: 'active' | 'ended';
+  context: SessionContext;
+  course: CourseSnapshot | null;
+  createdAt: string;
+  lastActivityAt: string;
+  expiresAt: string;
+  endedAt: string | null;
+  lastSeq: number;
+  /** Earliest TTL any item of the partition may still carry; refreshed when it nears. */
+  itemsExpireAt: string;
+  /** Running summary of turns that no longer fit the prompt's budget. */
+  summary: { text: string; throughSeq: number } | null;
+}
+
+export function stateOf(record: SessionRecord): SessionState {
+  return {
+    sessionId: record.sessionId,
+    status: record.status,
+    owner: record.ownerId ? 'user' : 'anonymous',
+    context: record.context,
+    createdAt: record.createdAt,
+    lastActivityAt: record.lastActivityAt,
+    expiresAt: record.expiresAt,
+    endedAt: record.endedAt,
+    latestSeq: record.lastSeq,
+  };
+}
+
+export const DAY_MS = 86_400_000;
+
+export function expiryAfter(now: Date, retentionDays: number): Date {
+  return new Date(now.getTime() + retentionDays * DAY_MS);
+}
+
+export const epochSeconds = (iso: string | Date) => Math.ceil(new Date(iso).getTime() / 1000);

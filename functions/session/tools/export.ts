@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { defineTool } from '../../shared/tools/define-tool.js';
+import { readAllEvents } from '../event-log.js';
+import { SessionIdInput } from '../session-model.js';
+import { openSession } from '../session-store.js';
+import { buildSnapshot, SessionSnapshotSchema } from '../snapshot.js';
+import { EXAMPLE_SESSION_ID, READ } from './session-tool.js';
+
+export const exportTool = defineTool({
+  ...READ,
+  responseTime: 'medium',
+  name: 'session_export',
+  title: 'Export a session snapshot',
+  description:
+    'Returns a portable snapshot of a session; use it to hand a session to the web app or keep an archive. It holds the schema version, session state and course, every event ' +
+    'in seq order, exportedAt and a sha256 checksum over the canonical JSON. tn_session_import verifies and restores it. ' +
+    'Example: export the session the student ran in the CLI to open it in the web app.',
+  input: z.strictObject({ sessionId: SessionIdInput }),
+  output: SessionSnapshotSchema,
+  tags: ['tutoring', 'session', 'sync', 'export'],
+  examples: [{ description: 'Export a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
+  async handler(args, ctx) {
+    const store = ctx.services.store;
+    const session = await openSession(store, args.sessionId, ctx.principal, ctx.now());
+    const events = await readAllEvents(store, args.sessionId);
+    // Seqs are gap-free, so the events read are 1..n even if some were appended after META was read.
+    const snapshot = buildSnapshot({ ...session, lastSeq: events.length }, events, ctx.now());
+    return {
+      data: snapshot,
+      hints: {
+        confidence: [{ name: 'complete', value: 1 }],
+        nextActions: [{ action: 'import', priority: 'low', tool: 'tn_session_import', description: 'restore this snapshot elsewhere' }],
+        validityPeriod: 'immediate',
+      },
+    };
+  },
+});

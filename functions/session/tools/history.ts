@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineTool } from '../../shared/tools/define-tool.js';
+import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
+import { readEventsAfter } from '../event-log.js';
+import { SessionEventSchema, SessionIdInput } from '../session-model.js';
+import { openSession } from '../session-store.js';
+import { EXAMPLE_SESSION_ID, READ } from './session-tool.js';
+
+const input = z.strictObject({
+  sessionId: SessionIdInput,
+  afterSeq: z.number().int().min(0).optional().describe('Start after this seq (e.g. the last one you have); default 0, the beginning'),
+  ...PaginationInput,
+});
+
+export const historyTool = defineTool({
+  ...READ,
+  name: 'session_history',
+  title: 'Read a session transcript',
+  description:
+    'Returns a session\'s events in seq order (user and assistant messages, drafts, cancellations, end), paginated. Use it to show the ' +
+    'transcript or to catch up from a known seq (afterSeq). Each item has eventId, seq, type, createdAt, role, content and deviceId. ' +
+    'Example: read the first 20 events of a session.',
+  input,
+  output: paginated(SessionEventSchema).extend({ latestSeq: z.number().int() }),
+  tags: ['tutoring', 'session', 'sync'],
+  examples: [{ description: 'History of a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
+  async handler(args, ctx) {
+    const store = ctx.services.store;
+    const session = await openSession(store, args.sessionId, ctx.principal, ctx.now());
+    const scope = { tool: ctx.toolName, userId: session.ownerId ?? undefined, query: args.sessionId };
+    const after = args.cursor ? ctx.services.cursors.decode<{ seq: number }>(scope, args.cursor).seq : (args.afterSeq ?? 0);
+    const page = await readEventsAfter(store, args.sessionId, after, args.limit);
+    const last = page.events.at(-1)?.seq;
+    return {
+      data: {
+        items: page.events,
+        ...(page.hasMore && last !== undefined ? { nextCursor: ctx.services.cursors.encode(scope, { seq: last }) } : {}),
+        totalCount: session.lastSeq,
+        hasMore: page.hasMore,
+        latestSeq: session.lastSeq,
+      },
+      hints: { confidence: [{ name: 'read-consistent', value: 1 }], validityPeriod: 'immediate' },
+    };
+  },
+});

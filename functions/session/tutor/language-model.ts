@@ -1,0 +1,39 @@
+import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import type { DefaultLlmProvider } from '../../shared/config.js';
+
+/** Models used when a BYOK credential does not name one. */
+export const DEFAULT_MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5' } as const;
+
+/** Which model answers a turn, and with whose key. The key lives only in memory for the call. */
+export interface ModelTarget {
+  source: 'byok' | 'operator';
+  provider: DefaultLlmProvider;
+  model: string;
+  apiKey?: string;
+  baseUrl?: string;
+  credentialId?: string;
+  region?: string;
+}
+
+/** Turns a target into an AI SDK model. Tests replace it only where a provider cannot run here (Bedrock). */
+export type LanguageModelFactory = (target: ModelTarget) => LanguageModel;
+
+export const createLanguageModel: LanguageModelFactory = (target) => {
+  switch (target.provider) {
+    case 'openai':
+      // Chat Completions, the protocol every OpenAI-compatible gateway also speaks.
+      return createOpenAI({ apiKey: target.apiKey, baseURL: target.baseUrl }).chat(target.model);
+    case 'anthropic':
+      return createAnthropic({ apiKey: target.apiKey, baseURL: target.baseUrl })(target.model);
+    case 'openai-compatible':
+      if (!target.baseUrl) throw new Error('openai-compatible needs a base URL');
+      return createOpenAICompatible({ name: 'openai-compatible', apiKey: target.apiKey, baseURL: target.baseUrl, includeUsage: true })(target.model);
+    case 'bedrock':
+      // IAM credentials of the function (AWS_* environment variables in Lambda); no key is stored.
+      return createAmazonBedrock({ region: target.region })(target.model);
+  }
+};

@@ -1,0 +1,78 @@
+import type { Principal } from '../../shared/auth/principal.js';
+import { openSecret } from '../../shared/crypto/envelope.js';
+import type { Services } from '../../shared/services.js';
+import { ToolError } from '../../shared/tools/errors.js';
+import { checkBaseUrl } from '../../user/base-url-policy.js';
+import { readStoredCredential, readStoredCredentials, type StoredCredential } from '../../user/byok-credentials.js';
+import { getPreferences } from '../../user/preferences.js';
+import { DEFAULT_MODELS, type ModelTarget } from './language-model.js';
+
+/**
+ * Whose model answers: the user's default BYOK credential, else their only one, else the operator's
+ * default provider. Anonymous callers only ever get the operator's.
+ */
+export async function resolveModelTarget(services: Services, principal: Principal): Promise<ModelTarget> {
+  if (principal.kind === 'user') {
+    const credential = await chooseCredential(services, principal.userId);
+    if (credential) return byokTarget(services, principal.userId, credential);
+  }
+  const operator = operatorTarget(services);
+  if (operator) return operator;
+  if (principal.kind !== 'user') {
+    throw new ToolError('UNAUTHORIZED', 'Anonymous tutoring is not offered here: sign in and add your own provider key.');
+  }
+  throw ToolError.unprocessable(
+    'No model is available to answer: add your own provider key with tn_user_byok_add.',
+    'the user has no BYOK credential and the operator configured no default provider',
+  );
+}
+
+/** True when the operator pays for a default model, which anonymous sessions require. */
+export function hasOperatorModel(services: Services): boolean {
+  return services.config.tutor.defaultLlm !== undefined;
+}
+
+async function chooseCredential(services: Services, userId: string): Promise<StoredCredential | undefined> {
+  const preferences = await getPreferences(services.store, userId);
+  if (preferences.defaultCredentialId) {
+    const chosen = await readStoredCredential(services.store, userId, preferences.defaultCredentialId);
+    if (chosen) return chosen;
+  }
+  const stored = await readStoredCredentials(services.store, userId, 2);
+  if (stored.length > 1) {
+    throw ToolError.unprocessable(
+      'You have several provider keys and none is the default: choose one with tn_user_preferences_set { defaultCredentialId }.',
+      'several BYOK credentials, no default credential in preferences',
+    );
+  }
+  return stored[0];
+}
+
+async function byokTarget(services: Services, userId: string, credential: StoredCredential): Promise<ModelTarget> {
+  const { tutor, runtime } = services.config;
+  let apiKey: string;
+  try {
+    apiKey = await openSecret(services.dataKeys, credential.envelope, { userId, credentialId: credential.credentialId });
+  } catch {
+    throw new ToolError('SERVICE_UNAVAILABLE', 'Your stored provider key could not be decrypted right now.', { reason: 'key decryption failed' });
+  }
+  const configured = credential.provider === 'openai' ? tutor.openaiBaseUrl : credential.provider === 'anthropic' ? tutor.anthropicBaseUrl : undefined;
+  // Checked again at call time: the name may resolve elsewhere now than when the key was added.
+  const baseUrl = credential.baseUrl ? await checkBaseUrl(credential.baseUrl, runtime) : configured;
+  return {
+    source: 'byok',
+    provider: credential.provider,
+    model: credential.model ?? (credential.provider === 'openai-compatible' ? '' : DEFAULT_MODELS[credential.provider]),
+    apiKey,
+    baseUrl,
+    credentialId: credential.credentialId,
+  };
+}
+
+function operatorTarget(services: Services): ModelTarget | undefined {
+  const llm = services.config.tutor.defaultLlm;
+  if (!llm) return undefined;
+  const { tutor, region } = services.config;
+  const configured = llm.provider === 'openai' ? tutor.openaiBaseUrl : llm.provider === 'anthropic' ? tutor.anthropicBaseUrl : undefined;
+  return { source: 'operator', provider: llm.provider, model: llm.model, apiKey: llm.apiKey, baseUrl: llm.baseUrl ?? configured, region };
+}

@@ -1,0 +1,119 @@
+import { APICallError, isStepCount, RetryError, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { ToolError } from '../../shared/tools/errors.js';
+import type { ModelTarget } from './language-model.js';
+
+export interface TurnResult {
+  text: string;
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+/**
+ * One tutor turn through the AI SDK: streams text deltas to `onDelta` as they arrive (tool steps in
+ * between), bounded by a timeout and the caller's signal. Any provider failure becomes a ToolError
+ * that names the status, never the provider's own message (which can quote part of the key).
+ */
+export async function runTutorTurn(args: {
+  model: LanguageModel;
+  target: ModelTarget;
+  instructions: string;
+  messages: ModelMessage[];
+  tools: ToolSet;
+  maxToolCalls: number;
+  timeoutMs: number;
+  signal: AbortSignal;
+  onDelta?: (delta: string) => Promise<void>;
+}): Promise<TurnResult> {
+  const timeout = AbortSignal.timeout(args.timeoutMs);
+  const signal = AbortSignal.any([args.signal, timeout]);
+  let text = '';
+  let failure: unknown;
+  let usage: { inputTokens?: number; outputTokens?: number } = {};
+  try {
+    const result = streamText({
+      model: args.model,
+      instructions: args.instructions,
+      messages: args.messages,
+      tools: args.tools,
+      // One step per lookup, plus the step that answers.
+      stopWhen: isStepCount(args.maxToolCalls + 1),
+      maxRetries: 1,
+      abortSignal: signal,
+      // Failures arrive as stream parts and are mapped below; the SDK's own console logging is not wanted.
+      onError: () => undefined,
+    });
+    for await (const part of result.stream) {
+      if (part.type === 'text-delta' && part.text) {
+        text += part.text;
+        await args.onDelta?.(part.text);
+      } else if (part.type === 'error') {
+        failure = part.error;
+        break;
+      } else if (part.type === 'finish') {
+        usage = { inputTokens: part.totalUsage.inputTokens, outputTokens: part.totalUsage.outputTokens };
+      }
+    }
+  } catch (error) {
+    failure = error;
+  }
+  if (timeout.aborted) throw providerTimeout(args.timeoutMs);
+  if (args.signal.aborted) throw new ToolError('SERVICE_UNAVAILABLE', 'The request was cancelled before the tutor finished.');
+  if (failure !== undefined) throw providerFailure(failure, args.target);
+  if (!text.trim()) {
+    throw new ToolError('SERVICE_UNAVAILABLE', 'The tutor returned an empty answer.', { reason: 'empty completion from the provider' });
+  }
+  return { text, ...usage };
+}
+
+function providerTimeout(timeoutMs: number): ToolError {
+  return new ToolError(
+    'SERVICE_UNAVAILABLE',
+    `The tutor's model did not answer within ${Math.round(timeoutMs / 1000)} s.`,
+    { reason: 'provider timeout', retryAfter: 5 },
+    'Your message is saved. Retry tn_session_ask with the same clientEventId in a few seconds; nothing was charged.',
+  );
+}
+
+/** Maps a provider failure to the ErrorResponse the agent can act on. */
+export function providerFailure(error: unknown, target: ModelTarget): ToolError {
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  const status = APICallError.isInstance(cause) ? cause.statusCode : statusOf(cause);
+  const retryAfter = APICallError.isInstance(cause) ? retryAfterOf(cause.responseHeaders) : undefined;
+  const kept = 'Your message is saved and nothing was charged.';
+  const ownKey = target.source === 'byok';
+  if ((status === 401 || status === 403) && ownKey) {
+    return new ToolError(
+      'UNPROCESSABLE_ENTITY',
+      `The ${target.provider} provider rejected your API key (HTTP ${status}).`,
+      { reason: `provider authentication failed (${status})`, hints: ['Replace the key: tn_user_byok_add, then tn_user_byok_delete for the old one.'] },
+      `${kept} Ask the user to check or replace their ${target.provider} key, then retry with the same clientEventId.`,
+    );
+  }
+  if ((status === 400 || status === 404 || status === 422) && ownKey) {
+    return new ToolError(
+      'UNPROCESSABLE_ENTITY',
+      `The ${target.provider} provider refused the request (HTTP ${status}); the model "${target.model}" may not exist for this key.`,
+      { reason: `provider refused the request (${status})` },
+      `${kept} Ask the user to check the model configured with their key.`,
+    );
+  }
+  return new ToolError(
+    'SERVICE_UNAVAILABLE',
+    status === 429
+      ? `The ${target.provider} provider is rate limiting requests (HTTP 429).`
+      : `The tutor's model provider is unavailable${status ? ` (HTTP ${status})` : ''}.`,
+    { reason: status ? `provider responded ${status}` : 'provider unreachable', retryAfter: retryAfter ?? (status === 429 ? 20 : 5) },
+    `${kept} Retry tn_session_ask with the same clientEventId after details.retryAfter seconds.`,
+  );
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function retryAfterOf(headers: Record<string, string> | undefined): number | undefined {
+  const raw = headers?.['retry-after'];
+  const seconds = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : undefined;
+}
