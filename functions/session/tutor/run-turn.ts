@@ -1,4 +1,4 @@
-import { APICallError, isStepCount, RetryError, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { APICallError, generateText, isStepCount, RetryError, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { ToolError } from '../../shared/tools/errors.js';
 import type { ModelTarget } from './language-model.js';
 
@@ -9,8 +9,8 @@ export interface TurnResult {
 }
 
 /**
- * One tutor turn through the AI SDK: streams text deltas to `onDelta` as they arrive (tool steps in
- * between), bounded by a timeout and the caller's signal. Any provider failure becomes a ToolError
+ * One tutor turn through the AI SDK: with `onDelta`, streams text deltas as they arrive (tool steps in
+ * between); without, one non-streaming call. Bounded by a timeout and the caller's signal. Any provider failure becomes a ToolError
  * that names the status, never the provider's own message (which can quote part of the key).
  */
 export async function runTutorTurn(args: {
@@ -29,28 +29,39 @@ export async function runTutorTurn(args: {
   let text = '';
   let failure: unknown;
   let usage: { inputTokens?: number; outputTokens?: number } = {};
+  const options = {
+    model: args.model,
+    instructions: args.instructions,
+    messages: args.messages,
+    tools: args.tools,
+    // One step per lookup, plus the step that answers; that last step may not call tools, so a model
+    // that keeps looking things up still ends with an answer.
+    stopWhen: isStepCount(args.maxToolCalls + 1),
+    prepareStep: ({ stepNumber }: { stepNumber: number }) => (stepNumber >= args.maxToolCalls ? { toolChoice: 'none' as const } : undefined),
+    // No silent retries (the SDK would sleep through a provider's retry-after): the caller gets
+    // SERVICE_UNAVAILABLE with retryAfter at once and retries with the same clientEventId, which is safe.
+    maxRetries: 0,
+    abortSignal: signal,
+  };
   try {
-    const result = streamText({
-      model: args.model,
-      instructions: args.instructions,
-      messages: args.messages,
-      tools: args.tools,
-      // One step per lookup, plus the step that answers.
-      stopWhen: isStepCount(args.maxToolCalls + 1),
-      maxRetries: 1,
-      abortSignal: signal,
+    if (!args.onDelta) {
+      // Nobody is listening for partial text: one plain (non-streaming) provider call.
+      const result = await generateText(options);
+      text = result.text;
+      usage = { inputTokens: result.totalUsage.inputTokens, outputTokens: result.totalUsage.outputTokens };
+    } else {
       // Failures arrive as stream parts and are mapped below; the SDK's own console logging is not wanted.
-      onError: () => undefined,
-    });
-    for await (const part of result.stream) {
-      if (part.type === 'text-delta' && part.text) {
-        text += part.text;
-        await args.onDelta?.(part.text);
-      } else if (part.type === 'error') {
-        failure = part.error;
-        break;
-      } else if (part.type === 'finish') {
-        usage = { inputTokens: part.totalUsage.inputTokens, outputTokens: part.totalUsage.outputTokens };
+      const result = streamText({ ...options, onError: () => undefined });
+      for await (const part of result.stream) {
+        if (part.type === 'text-delta' && part.text) {
+          text += part.text;
+          await args.onDelta(part.text);
+        } else if (part.type === 'error') {
+          failure = part.error;
+          break;
+        } else if (part.type === 'finish') {
+          usage = { inputTokens: part.totalUsage.inputTokens, outputTokens: part.totalUsage.outputTokens };
+        }
       }
     }
   } catch (error) {

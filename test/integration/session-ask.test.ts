@@ -1,0 +1,210 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
+import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
+
+const OPENAI_KEY = 'sk-proj-ALICEsecretSECRETsecret0001';
+const ANTHROPIC_KEY = 'sk-ant-api03-BOBsecretSECRETsecret0002';
+
+let server: TestServer;
+let provider: FakeProvider;
+
+beforeAll(async () => {
+  provider = await startFakeProvider({ acceptKeys: [OPENAI_KEY, ANTHROPIC_KEY] });
+  server = await startTestServer(
+    { TN_OPENAI_BASE_URL: provider.openaiBaseUrl, TN_ANTHROPIC_BASE_URL: provider.anthropicBaseUrl, TN_TUTOR_MAX_TOOL_CALLS: '2' },
+    { catalog: 'shared' },
+  );
+  expect((await server.rest('tn_user_byok_add', { provider: 'openai', apiKey: OPENAI_KEY })).status).toBe(200);
+  expect((await server.rest('tn_user_byok_add', { provider: 'anthropic', apiKey: ANTHROPIC_KEY }, SECOND_TOKEN)).status).toBe(200);
+});
+afterAll(async () => {
+  await server?.close();
+  await provider?.close();
+});
+beforeEach(() => provider.reset());
+
+async function startSession(token = TEST_TOKEN, input: Record<string, unknown> = { course: 'sfu:CMPT 120' }): Promise<string> {
+  const started = await server.rest('tn_session_start', input, token);
+  expect(started.status).toBe(200);
+  return started.body.sessionId;
+}
+
+/** An MCP client on the modern protocol whose HTTP responses' content types are recorded. */
+async function recordingClient(token: string) {
+  const contentTypes: string[] = [];
+  const client = new Client({ name: 'session-tests', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      contentTypes.push(response.headers.get('content-type') ?? '');
+      return response;
+    },
+  });
+  await client.connect(transport);
+  return { client, contentTypes };
+}
+
+async function promptsUsed(token = TEST_TOKEN): Promise<number> {
+  return (await server.rest('tn_user_quota', {}, token)).body.prompts.current;
+}
+
+describe.each([
+  { protocol: 'openai', token: TEST_TOKEN, key: OPENAI_KEY },
+  { protocol: 'anthropic', token: SECOND_TOKEN, key: ANTHROPIC_KEY },
+] as const)('the tutor over the $protocol protocol', ({ protocol, token, key }) => {
+  it('streams the answer as progress notifications over SSE when the call carries a progress token', async () => {
+    const sessionId = await startSession(token);
+    provider.enqueue({ text: 'Think about what repeats. What changes each time round the loop?', chunks: 5 });
+    const { client, contentTypes } = await recordingClient(token);
+    try {
+      const progress: { progress: number; message?: string }[] = [];
+      const result = await client.callTool(
+        { name: 'tn_session_ask', arguments: { sessionId, message: 'How do loops work?', clientEventId: `${protocol}-stream` } },
+        { onprogress: (update) => progress.push(update) },
+      );
+      const answer = result.structuredContent as { response: string; status: string };
+      expect(answer.status).toBe('answered');
+      expect(answer.response).toBe('Think about what repeats. What changes each time round the loop?');
+      expect(progress.length).toBeGreaterThanOrEqual(3);
+      expect(progress.map((p) => p.message).join('')).toBe(answer.response);
+      for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
+      expect(contentTypes.at(-1)).toContain('text/event-stream');
+
+      const request = provider.requests.at(-1)!;
+      expect(request.protocol).toBe(protocol);
+      expect(request.stream).toBe(true);
+      expect(request.apiKey).toBe(key);
+      expect(JSON.stringify(request.body)).toContain('Introduction to Computing Science and Programming I');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers with one plain JSON response, and a non-streaming provider call, without a progress token', async () => {
+    const sessionId = await startSession(token);
+    const { client, contentTypes } = await recordingClient(token);
+    try {
+      const result = await client.callTool({ name: 'tn_session_ask', arguments: { sessionId, message: 'What is a variable?' } });
+      expect((result.structuredContent as { response: string }).response).toBe('Tutor says: What is a variable?');
+      expect(contentTypes.at(-1)).toContain('application/json');
+      expect(provider.requests.at(-1)!.stream).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('idempotent asks', () => {
+  it('returns the first answer for a repeated clientEventId without calling the provider or charging again', async () => {
+    const sessionId = await startSession();
+    const before = await promptsUsed();
+    const first = await server.rest('tn_session_ask', { sessionId, message: 'Explain recursion', clientEventId: 'same-1' });
+    expect(first.body.status).toBe('answered');
+    const again = await server.rest('tn_session_ask', { sessionId, message: 'Explain recursion', clientEventId: 'same-1' });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'replayed', response: first.body.response, eventsEmitted: first.body.eventsEmitted });
+    expect(provider.requests).toHaveLength(1);
+    expect(await promptsUsed()).toBe(before + 1);
+
+    const conflict = await server.rest('tn_session_ask', { sessionId, message: 'Something else', clientEventId: 'same-1' });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.code).toBe('CONFLICT');
+    const history = await server.rest('tn_session_history', { sessionId });
+    expect(history.body.items).toHaveLength(2);
+  });
+});
+
+describe('provider failures', () => {
+  it('keeps the question, writes no answer and charges nothing; a retry with the same clientEventId answers it once', async () => {
+    const sessionId = await startSession();
+    const before = await promptsUsed();
+    provider.respond(() => ({ status: 500 }));
+    const failed = await server.rest('tn_session_ask', { sessionId, message: 'What is a list?', clientEventId: 'retry-me' });
+    expect(failed.status).toBe(503);
+    expect(failed.body.code).toBe('SERVICE_UNAVAILABLE');
+    expect(failed.body.details.retryAfter).toBeGreaterThan(0);
+    expect(await promptsUsed()).toBe(before);
+    let history = await server.rest('tn_session_history', { sessionId });
+    expect(history.body.items.map((e: { type: string }) => e.type)).toEqual(['user_message']);
+
+    provider.respond(undefined);
+    const retried = await server.rest('tn_session_ask', { sessionId, message: 'What is a list?', clientEventId: 'retry-me' });
+    expect(retried.body).toMatchObject({ status: 'answered', questionSeq: 1, answerSeq: 2 });
+    expect(await promptsUsed()).toBe(before + 1);
+    history = await server.rest('tn_session_history', { sessionId });
+    expect(history.body.items.map((e: { type: string }) => e.type)).toEqual(['user_message', 'assistant_message']);
+  });
+
+  it('maps a rejected key to UNPROCESSABLE_ENTITY without the key appearing anywhere', async () => {
+    const sessionId = await startSession();
+    provider.respond(() => ({ status: 401 }));
+    const written: string[] = [];
+    const originalWrite = process.stdout.write.bind(process.stdout);
+    const originalError = process.stderr.write.bind(process.stderr);
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => (written.push(String(chunk)), originalWrite(chunk, ...rest))) as typeof process.stdout.write;
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => (written.push(String(chunk)), originalError(chunk, ...rest))) as typeof process.stderr.write;
+    let failed;
+    try {
+      failed = await server.rest('tn_session_ask', { sessionId, message: 'Hello?' });
+    } finally {
+      process.stdout.write = originalWrite;
+      process.stderr.write = originalError;
+    }
+    expect(failed.status).toBe(422);
+    expect(failed.body.code).toBe('UNPROCESSABLE_ENTITY');
+    expect(failed.body.message).toContain('rejected your API key');
+    const secret = OPENAI_KEY.slice(8);
+    expect(JSON.stringify(failed.body)).not.toContain(secret);
+    expect(written.join('')).not.toContain(secret);
+    const exported = await server.rest('tn_session_export', { sessionId });
+    expect(JSON.stringify(exported.body)).not.toContain(secret);
+  });
+
+  it('passes on the provider\'s retry-after for 429 and times out a provider that never answers', async () => {
+    const sessionId = await startSession();
+    provider.respond(() => ({ status: 429, retryAfterSeconds: 17 }));
+    const limited = await server.rest('tn_session_ask', { sessionId, message: 'One?' });
+    expect(limited.status).toBe(503);
+    expect(limited.body.details.retryAfter).toBe(17);
+
+    const slow = await startTestServer({ TN_OPENAI_BASE_URL: provider.openaiBaseUrl, TN_LLM_TIMEOUT_MS: '300' });
+    try {
+      expect((await slow.rest('tn_user_byok_add', { provider: 'openai', apiKey: OPENAI_KEY })).status).toBe(200);
+      const slowSession = (await slow.rest('tn_session_start', {})).body.sessionId;
+      provider.respond(() => ({ hang: true }));
+      const timedOut = await slow.rest('tn_session_ask', { sessionId: slowSession, message: 'Two?' });
+      expect(timedOut.status).toBe(503);
+      expect(timedOut.body.details.reason).toBe('provider timeout');
+      expect((await slow.rest('tn_user_quota', {})).body.prompts.current).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('catalog lookups during a turn', () => {
+  it('lets the tutor call read-only course tools and grounds the answer in their results', async () => {
+    const sessionId = await startSession();
+    provider.enqueue({ toolCalls: [{ name: 'tn_course_get', input: { course: 'sfu:CMPT 225' } }] });
+    const asked = await server.rest('tn_session_ask', { sessionId, message: 'What comes after this course?' });
+    expect(asked.status).toBe(200);
+    expect(asked.body.lookups).toEqual(['tn_course_get']);
+    expect(asked.body.response).toContain('Tutor says (after tools)');
+    expect(JSON.stringify(provider.requests[1]!.body)).toContain('Data Structures');
+  });
+
+  it('bounds the lookups per turn and still ends with an answer', async () => {
+    const sessionId = await startSession();
+    provider.respond((request) =>
+      request.body.tool_choice === 'none' ? { text: 'Here is what I found.' } : { toolCalls: [{ name: 'tn_course_search', input: { query: 'data structures' } }] },
+    );
+    const asked = await server.rest('tn_session_ask', { sessionId, message: 'Find me courses' });
+    expect(asked.status).toBe(200);
+    expect(asked.body.lookups).toHaveLength(2);
+    expect(asked.body.response).toBe('Here is what I found.');
+    expect(provider.requests).toHaveLength(3);
+  });
+});
