@@ -1,0 +1,85 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { ulid } from 'ulid';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
+import { ensureTable } from '../../local/ensure-table.js';
+import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
+import { apiGatewayEvent, installLambdaStreamingRuntime, lambdaContext } from '../support/lambda-runtime.js';
+
+const OPENAI_KEY = 'sk-proj-LAMBDAsecretSECRETsecret0004';
+
+let sessionHandler: unknown;
+let token: string;
+let provider: FakeProvider;
+
+beforeAll(async () => {
+  provider = await startFakeProvider({ acceptKeys: [OPENAI_KEY] });
+  Object.assign(process.env, {
+    TN_TABLE_NAME: `tn-session-lambda-${ulid()}`,
+    TN_DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
+    TN_DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'tn-session-lambda-')),
+    TN_OPENAI_BASE_URL: provider.openaiBaseUrl,
+  });
+  const { createServices } = await import('../../functions/shared/services.js');
+  const { loadConfig } = await import('../../functions/shared/config.js');
+  const services = await createServices(loadConfig());
+  await ensureTable(services.store.client, services.config.tableName);
+  ({ token } = await createPersonalAccessToken(services.store, { userId: 'lambda-student' }));
+  const { addCredential } = await import('../../functions/user/byok-credentials.js');
+  await addCredential(services, { userId: 'lambda-student', provider: 'openai', apiKey: OPENAI_KEY, label: 'openai', maxCredentials: 5, now: new Date() });
+  installLambdaStreamingRuntime();
+  ({ handler: sessionHandler } = await import('../../functions/session/handler.js'));
+});
+afterAll(async () => {
+  await provider?.close();
+});
+
+/** Runs the streaming handler and keeps each write with the time it arrived, as API Gateway would see them. */
+async function invokeRecordingWrites(event: unknown) {
+  const writes: { at: number; text: string }[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      writes.push({ at: performance.now(), text: Buffer.from(chunk).toString('utf8') });
+      callback();
+    },
+  });
+  await (sessionHandler as (e: unknown, s: Writable, c: unknown) => Promise<void>)(event, stream, lambdaContext());
+  return writes;
+}
+
+function mcpEvent(body: unknown) {
+  const base = apiGatewayEvent({ method: 'POST', path: '/mcp/session', body, token });
+  const headers = { ...base.headers, accept: 'application/json, text/event-stream' };
+  return { ...base, headers, multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v!]])) };
+}
+
+describe('session Lambda entry (middy streaming mode, as behind API Gateway response streaming)', () => {
+  it('writes progress notifications to the response stream while the provider is still answering', async () => {
+    const started = await invokeRecordingWrites(apiGatewayEvent({ method: 'POST', path: '/v1/tools/tn_session_start', body: {}, token }));
+    const sessionId = JSON.parse(started.map((w) => w.text).join('')).sessionId;
+    expect(sessionId).toMatch(/^[0-9A-Z]{26}$/);
+
+    provider.enqueue({ text: 'A loop repeats a block of code while a condition holds.', chunks: 4, chunkDelayMs: 150 });
+    const writes = await invokeRecordingWrites(
+      mcpEvent({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'tn_session_ask', arguments: { sessionId, message: 'What is a loop?' }, _meta: { progressToken: 'p-1' } },
+      }),
+    );
+    const progressWrites = writes.filter((w) => w.text.includes('notifications/progress'));
+    const resultWrite = writes.find((w) => w.text.includes('"result"'));
+    expect(progressWrites.length).toBeGreaterThanOrEqual(3);
+    expect(resultWrite).toBeDefined();
+    // Streamed, not buffered: the first delta left the function well before the answer was complete.
+    expect(resultWrite!.at - progressWrites[0]!.at).toBeGreaterThan(200);
+    const body = writes.map((w) => w.text).join('');
+    const deltas = [...body.matchAll(/"message":"([^"]*)"/g)].map((m) => m[1]).join('');
+    expect(deltas).toBe('A loop repeats a block of code while a condition holds.');
+    expect(provider.requests.at(-1)!.stream).toBe(true);
+  });
+});
