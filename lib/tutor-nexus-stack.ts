@@ -9,6 +9,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { SAMPLE_CATALOG } from '../functions/ingest/sources.js';
 import { McpApi } from './constructs/mcp-api.js';
 import { ScheduledIngestion } from './constructs/scheduled-ingestion.js';
+import { SessionFunction } from './constructs/session-function.js';
 import { RESOURCE_SERVER_ID, TutorNexusAuth } from './constructs/tutor-nexus-auth.js';
 import { TutorNexusTable } from './constructs/tutor-nexus-table.js';
 
@@ -17,6 +18,13 @@ export interface TutorNexusStackProps extends StackProps {
   cognitoDomainPrefix?: string;
   /** OAuth callback URLs besides the MCP Inspector's. @default context `callbackUrls` */
   callbackUrls?: string[];
+  /**
+   * Bedrock model id of the operator's default tutor model; `null` offers none (BYOK only, no anonymous tutoring).
+   * @default context `tutorModelId` (`none` disables), else SessionFunction's default
+   */
+  tutorModelId?: string | null;
+  /** Days a tutoring session is kept after its last activity. @default 30 */
+  sessionRetentionDays?: number;
 }
 
 /** Everything Tutor Nexus runs on; each construct carries its own defaults. */
@@ -24,7 +32,7 @@ export class TutorNexusStack extends Stack {
   readonly table: Table;
   readonly auth: TutorNexusAuth;
   readonly byokKey: Key;
-  readonly functions: { router: DomainFunction; user: DomainFunction; course: DomainFunction; transfer: DomainFunction };
+  readonly functions: { router: DomainFunction; user: DomainFunction; course: DomainFunction; transfer: DomainFunction; session: SessionFunction };
   readonly ingestion: ScheduledIngestion;
   readonly mcp: McpApi;
   readonly alarms: ApiAlarms;
@@ -73,7 +81,7 @@ export class TutorNexusStack extends Stack {
       tableAccess: 'readWrite',
       environment: { TN_KMS_KEY_ID: this.byokKey.keyArn },
     });
-    // Seals new BYOK credentials only; nothing in this stack may decrypt them yet.
+    // Seals new BYOK credentials only; the session function is the one that may open them.
     this.byokKey.grant(user.fn, 'kms:GenerateDataKey');
 
     const ingestEvery = Duration.days(Number(context('ingestEveryDays') ?? 1));
@@ -95,7 +103,16 @@ export class TutorNexusStack extends Stack {
       tableAccess: 'read',
     });
 
+    // The router waits for every call it forwards, tutor turns included, so no function outlives it.
     const routerTimeout = Duration.minutes(5);
+    const session = new SessionFunction(this, 'SessionFunction', {
+      shared,
+      byokKey: this.byokKey,
+      tutorModelId: props.tutorModelId !== undefined ? props.tutorModelId : optionalContext(context('tutorModelId')),
+      retentionDays: props.sessionRetentionDays,
+      timeout: routerTimeout,
+    });
+
     const router = new DomainFunction(this, 'RouterFunction', {
       shared,
       entry: 'functions/router/handler.ts',
@@ -103,17 +120,22 @@ export class TutorNexusStack extends Stack {
       tableAccess: 'read',
       timeout: routerTimeout,
       environment: {
-        TN_DOMAIN_FUNCTIONS: this.toJsonString({ user: user.fn.functionName, course: course.fn.functionName, transfer: transfer.fn.functionName }),
+        TN_DOMAIN_FUNCTIONS: this.toJsonString({
+          user: user.fn.functionName,
+          course: course.fn.functionName,
+          transfer: transfer.fn.functionName,
+          session: session.fn.functionName,
+        }),
       },
     });
-    for (const domain of [user, course, transfer]) {
+    for (const domain of [user, course, transfer, session]) {
       domain.fn.grantInvoke(router.fn);
       Validations.of(router.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(domain.fn.node.defaultChild as CfnElement)}.Arn>:*]`,
         reason: 'grantInvoke also covers versions and aliases of that one domain function (ARN:*); no other function.',
       });
     }
-    this.functions = { router, user, course, transfer };
+    this.functions = { router, user, course, transfer, session };
 
     this.mcp = new McpApi(this, 'Mcp', {
       router: { fn: router.fn, timeout: routerTimeout },
@@ -121,9 +143,11 @@ export class TutorNexusStack extends Stack {
         user: { fn: user.fn, timeout: Duration.seconds(30) },
         course: { fn: course.fn, timeout: Duration.seconds(30) },
         transfer: { fn: transfer.fn, timeout: Duration.seconds(30) },
+        // Tutor answers stream for as long as the function may run.
+        session: { fn: session.fn, timeout: session.timeout },
       },
     });
-    for (const fn of [router, user, course, transfer]) {
+    for (const fn of [router, user, course, transfer, session]) {
       // Links in protected-resource metadata and OpenAPI must include the stage path.
       fn.fn.addEnvironment('TN_PUBLIC_BASE_URL', this.mcp.baseUrl);
       // Cognito issues resource-server scopes as `<identifier>/<scope>`; clients must ask for those.
@@ -132,7 +156,7 @@ export class TutorNexusStack extends Stack {
 
     this.alarms = new ApiAlarms(this, 'Alarms', {
       api: this.mcp.api,
-      functions: { router: router.fn, user: user.fn, course: course.fn, transfer: transfer.fn },
+      functions: { router: router.fn, user: user.fn, course: course.fn, transfer: transfer.fn, session: session.fn },
       alarmEmail: context('alarmEmail') as string | undefined,
     });
 
@@ -156,6 +180,13 @@ function sampleSources(): Record<string, string[]> {
   const sources: Record<string, string[]> = {};
   for (const { source, file } of SAMPLE_CATALOG) (sources[source] ??= []).push(`data/sample/${file}`);
   return sources;
+}
+
+/** A context string where `none` (or an empty value) turns the feature off: `-c tutorModelId=none`. */
+function optionalContext(value: unknown): string | null | undefined {
+  if (value === undefined) return undefined;
+  const text = value === null ? '' : String(value).trim();
+  return text === '' || text.toLowerCase() === 'none' ? null : text;
 }
 
 /** Context values arrive as arrays from cdk.json and as strings from `-c key=a,b`. */

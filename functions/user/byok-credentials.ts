@@ -3,6 +3,7 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { DataKeyProvider } from '../shared/crypto/data-keys.js';
+import { byokEncryptionContext } from '../shared/crypto/byok-context.js';
 import { EnvelopeSchema, sealSecret } from '../shared/crypto/envelope.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, keys, userPk } from '../shared/store/keys.js';
@@ -52,7 +53,7 @@ export async function addCredential(
     );
   }
   const credentialId = ulid(args.now.getTime());
-  const envelope = await sealSecret(deps.dataKeys, args.apiKey, { userId: args.userId, credentialId });
+  const envelope = await sealSecret(deps.dataKeys, args.apiKey, byokEncryptionContext(args.userId, credentialId));
   const summary: CredentialSummary = {
     credentialId,
     provider: args.provider,

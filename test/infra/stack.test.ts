@@ -1,12 +1,12 @@
-import { App, type CfnElement, Validations } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import type { IConstruct } from 'constructs';
 import { describe, it, expect, beforeAll } from 'vitest';
 import { USER_PERMISSIONS } from '../../functions/shared/auth/principal.js';
 import { createTableInput, TABLE_DEFINITION } from '../../functions/shared/store/table-definition.js';
 import { MCP_INSPECTOR_CALLBACK, RESOURCE_SERVER_ID } from '../../lib/constructs/tutor-nexus-auth.js';
 import { TutorNexusStack } from '../../lib/tutor-nexus-stack.js';
+import { actionsOf, templateHelpers } from './template-helpers.js';
 
 // Bundling both functions with esbuild dominates; synthesize once for every assertion.
 const SYNTH_TIMEOUT = 300_000;
@@ -15,19 +15,7 @@ let app: App;
 let stack: TutorNexusStack;
 let template: Template;
 
-type Resource = { Type: string; Properties: any; DeletionPolicy?: string; UpdateReplacePolicy?: string };
-
-const logicalId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
-const resources = (type: string) => Object.entries(template.findResources(type)) as [string, Resource][];
-const actionsOf = (statements: any[]) => statements.flatMap((s) => [s.Action].flat() as string[]);
-
-/** Every action granted to a role through its inline policies. */
-function roleActions(roleLogicalId: string): { statements: any[]; actions: string[] } {
-  const statements = resources('AWS::IAM::Policy')
-    .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleLogicalId))
-    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
-  return { statements, actions: actionsOf(statements) };
-}
+const { logicalId, resources, roleActions, environmentOf } = templateHelpers(() => ({ stack, template }));
 
 /** Full resource paths of the REST API: logical id → `/mcp/user`. */
 function apiPaths(): Map<string, string> {
@@ -87,6 +75,7 @@ describe('TutorNexus stack', () => {
   });
 
   it('runs every function on nodejs22.x, arm64, active tracing, with a retained-for-a-while log group', () => {
+    expect(Object.keys(stack.functions).sort()).toEqual(['course', 'router', 'session', 'transfer', 'user']);
     const functions = resources('AWS::Lambda::Function');
     const expected = [...Object.values(stack.functions), ...Object.values(stack.ingestion.functions)].map((f) => logicalId(f.fn));
     expect(functions.map(([id]) => id).sort()).toEqual(expected.sort());
@@ -114,22 +103,6 @@ describe('TutorNexus stack', () => {
     }
   });
 
-  it('lets only the user function use the BYOK key, and only to generate data keys', () => {
-    const keyId = logicalId(stack.byokKey);
-    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
-    template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain' });
-    template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/tutor-nexus-byok' });
-
-    const user = roleActions(logicalId(stack.functions.user.role));
-    const kmsStatements = user.statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('kms:')));
-    expect(kmsStatements).toEqual([{ Action: 'kms:GenerateDataKey', Effect: 'Allow', Resource: { 'Fn::GetAtt': [keyId, 'Arn'] } }]);
-    expect(user.actions).not.toContain('kms:Decrypt');
-
-    const others = resources('AWS::IAM::Role').filter(([id]) => id !== logicalId(stack.functions.user.role));
-    expect(others.length).toBeGreaterThan(0);
-    for (const [id] of others) expect(roleActions(id).actions.filter((a) => a.startsWith('kms:'))).toEqual([]);
-  });
-
   it('gives the router read-only table access and invoke on the domain functions only', () => {
     const router = roleActions(logicalId(stack.functions.router.role));
     for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
@@ -139,10 +112,11 @@ describe('TutorNexus stack', () => {
     const invoke = JSON.stringify(router.statements.filter((s) => actionsOf([s]).includes('lambda:InvokeFunction')).map((s) => s.Resource));
     expect(invoke).toContain(logicalId(stack.functions.user.fn));
     expect(invoke).toContain(logicalId(stack.functions.course.fn));
+    expect(invoke).toContain(logicalId(stack.functions.session.fn));
     expect(invoke).not.toContain(logicalId(stack.functions.router.fn));
     for (const ingest of Object.values(stack.ingestion.functions)) expect(invoke).not.toContain(logicalId(ingest.fn));
 
-    const env = resources('AWS::Lambda::Function').find(([id]) => id === logicalId(stack.functions.router.fn))![1].Properties.Environment.Variables;
+    const env = environmentOf(stack.functions.router.fn);
     expect(env.TN_DOMAIN_FUNCTIONS).toEqual({
       'Fn::Join': [
         '',
@@ -153,6 +127,8 @@ describe('TutorNexus stack', () => {
           { Ref: logicalId(stack.functions.course.fn) },
           '","transfer":"',
           { Ref: logicalId(stack.functions.transfer.fn) },
+          '","session":"',
+          { Ref: logicalId(stack.functions.session.fn) },
           '"}',
         ],
       ],
@@ -185,7 +161,7 @@ describe('TutorNexus stack', () => {
       const role = roleActions(logicalId(fn.role));
       expect(role.actions).toEqual(expect.arrayContaining(['dynamodb:BatchWriteItem', 'dynamodb:Query']));
       expect(role.actions.filter((a) => a.startsWith('kms:') || a.startsWith('lambda:'))).toEqual([]);
-      const env = resources('AWS::Lambda::Function').find(([id]) => id === logicalId(fn.fn))![1].Properties.Environment.Variables;
+      const env = environmentOf(fn.fn);
       expect(env.TN_INGEST_SOURCE).toBe(source);
       expect(JSON.parse(env.TN_INGEST_ORIGINS).length).toBeGreaterThan(0);
     }
@@ -200,6 +176,7 @@ describe('TutorNexus stack', () => {
       '/mcp/user': logicalId(stack.functions.user.fn),
       '/mcp/course': logicalId(stack.functions.course.fn),
       '/mcp/transfer': logicalId(stack.functions.transfer.fn),
+      '/mcp/session': logicalId(stack.functions.session.fn),
     };
     const routes = methods().map((m) => `${m.httpMethod} ${m.path}`);
     expect(routes.sort()).toEqual(
@@ -208,6 +185,7 @@ describe('TutorNexus stack', () => {
         'ANY /mcp/user',
         'ANY /mcp/course',
         'ANY /mcp/transfer',
+        'ANY /mcp/session',
         'POST /v1/tools/{toolName}',
         'GET /openapi.json',
         'GET /healthz',
@@ -223,7 +201,9 @@ describe('TutorNexus stack', () => {
       expect(uri).toContain('/response-streaming-invocations');
       expect(uri).toContain(domainFunctionOf[m.path] ?? routerId);
       expect(m.properties.AuthorizationType).toBe('NONE');
-      if (!domainFunctionOf[m.path]) expect(m.integration.TimeoutInMillis).toBe(300_000);
+      // The router and the session function stream for up to 5 minutes; the other domains answer at once.
+      const longRunning = !domainFunctionOf[m.path] || m.path === '/mcp/session';
+      expect(m.integration.TimeoutInMillis, m.path).toBe(longRunning ? 300_000 : 30_000);
     }
   });
 
@@ -248,6 +228,7 @@ describe('TutorNexus stack', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     const domainCount = Object.keys(stack.functions).length;
     const ingestionCount = Object.keys(stack.ingestion.functions).length;
+    expect(domainCount).toBe(5);
     expect(alarms).toHaveLength(2 + 2 * domainCount + ingestionCount + 1);
     const metrics = alarms.map((a) => `${a.Namespace}/${a.MetricName}`);
     expect(metrics.filter((m) => m.startsWith('AWS/ApiGateway')).sort()).toEqual(['AWS/ApiGateway/5XXError', 'AWS/ApiGateway/Latency']);

@@ -1,4 +1,5 @@
 import type { Principal } from '../../shared/auth/principal.js';
+import { byokEncryptionContext } from '../../shared/crypto/byok-context.js';
 import { openSecret } from '../../shared/crypto/envelope.js';
 import type { Services } from '../../shared/services.js';
 import { ToolError } from '../../shared/tools/errors.js';
@@ -52,7 +53,7 @@ async function byokTarget(services: Services, userId: string, credential: Stored
   const { tutor, runtime } = services.config;
   let apiKey: string;
   try {
-    apiKey = await openSecret(services.dataKeys, credential.envelope, { userId, credentialId: credential.credentialId });
+    apiKey = await openSecret(services.dataKeys, credential.envelope, byokEncryptionContext(userId, credential.credentialId));
   } catch {
     throw new ToolError('SERVICE_UNAVAILABLE', 'Your stored provider key could not be decrypted right now.', { reason: 'key decryption failed' });
   }
