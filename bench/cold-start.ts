@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { round } from './stats.js';
 
 export const DOMAIN_ENTRIES: Record<string, string> = {
+  session: 'functions/session/handler.ts',
   user: 'functions/user/handler.ts',
   course: 'functions/course/handler.ts',
   transfer: 'functions/transfer/handler.ts',

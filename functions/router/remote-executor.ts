@@ -1,6 +1,6 @@
-import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
+import { InvokeCommand, InvokeWithResponseStreamCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { SERVICE_VERSION } from '../shared/config.js';
-import { serializePrincipal, type ToolInvokeEvent } from '../shared/http/remote-invocation.js';
+import { relayLines, serializePrincipal, type ToolInvokeEvent } from '../shared/http/remote-invocation.js';
 import { requestLogger } from '../shared/observability.js';
 import type { AnyToolDefinition, Domain } from '../shared/tools/define-tool.js';
 import { mapError, ToolError } from '../shared/tools/errors.js';
@@ -25,6 +25,7 @@ export function remoteExecutor(lambda: Pick<LambdaClient, 'send'>, functionByDom
     };
     const started = performance.now();
     try {
+      if (request.reportProgress) return await relayStreamed(lambda, functionName, { ...event, stream: true }, request);
       const result = await lambda.send(
         new InvokeCommand({ FunctionName: functionName, Payload: Buffer.from(JSON.stringify(event)) }),
         { abortSignal: request.signal },
@@ -53,6 +54,28 @@ export function remoteExecutor(lambda: Pick<LambdaClient, 'send'>, functionByDom
       };
     }
   };
+}
+
+/**
+ * A call whose client asked for progress: the domain function streams relay lines back
+ * (InvokeWithResponseStream) and each progress line is passed on to the client as it arrives.
+ */
+async function relayStreamed(lambda: Pick<LambdaClient, 'send'>, functionName: string, event: ToolInvokeEvent, request: InvocationRequest): Promise<Invocation> {
+  const response = await lambda.send(
+    new InvokeWithResponseStreamCommand({ FunctionName: functionName, Payload: Buffer.from(JSON.stringify(event)) }),
+    { abortSignal: request.signal },
+  );
+  async function* payloads(): AsyncGenerator<Uint8Array> {
+    for await (const item of response.EventStream ?? []) {
+      if (item.PayloadChunk?.Payload) yield item.PayloadChunk.Payload;
+      if (item.InvokeComplete?.ErrorCode) throw new Error(`domain function failed: ${item.InvokeComplete.ErrorCode}`);
+    }
+  }
+  for await (const line of relayLines(payloads())) {
+    if (line.type === 'progress') await request.reportProgress?.(line.update);
+    else return line.invocation;
+  }
+  throw new Error('domain function ended its stream without a result');
 }
 
 /** `TN_DOMAIN_FUNCTIONS` is JSON: `{"user": "<function name>", …}`, set by the stack. */

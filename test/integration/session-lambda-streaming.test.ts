@@ -14,6 +14,7 @@ const OPENAI_KEY = 'sk-proj-LAMBDAsecretSECRETsecret0004';
 let sessionHandler: unknown;
 let token: string;
 let provider: FakeProvider;
+let services: Awaited<ReturnType<typeof import('../../functions/shared/services.js').createServices>>;
 
 beforeAll(async () => {
   provider = await startFakeProvider({ acceptKeys: [OPENAI_KEY] });
@@ -25,7 +26,7 @@ beforeAll(async () => {
   });
   const { createServices } = await import('../../functions/shared/services.js');
   const { loadConfig } = await import('../../functions/shared/config.js');
-  const services = await createServices(loadConfig());
+  services = await createServices(loadConfig());
   await ensureTable(services.store.client, services.config.tableName);
   ({ token } = await createPersonalAccessToken(services.store, { userId: 'lambda-student' }));
   const { addCredential } = await import('../../functions/user/byok-credentials.js');
@@ -81,5 +82,74 @@ describe('session Lambda entry (middy streaming mode, as behind API Gateway resp
     const deltas = [...body.matchAll(/"message":"([^"]*)"/g)].map((m) => m[1]).join('');
     expect(deltas).toBe('A loop repeats a block of code while a condition holds.');
     expect(provider.requests.at(-1)!.stream).toBe(true);
+  });
+});
+
+/**
+ * A Lambda client that runs the real session handler in-process: Invoke returns its whole output,
+ * InvokeWithResponseStream yields its writes as they happen.
+ */
+function streamingLambda(handler: unknown) {
+  return {
+    async send(command: { input: { Payload?: Uint8Array } }) {
+      const event = JSON.parse(Buffer.from(command.input.Payload!).toString('utf8'));
+      if (command.constructor.name === 'InvokeCommand') {
+        const writes = await invokeRecordingWrites(event);
+        return { Payload: Buffer.from(writes.map((w) => w.text).join('')) };
+      }
+      const queue: Uint8Array[] = [];
+      let done = false;
+      let wake: (() => void) | undefined;
+      const stream = new Writable({
+        write(chunk, _encoding, callback) {
+          queue.push(Buffer.from(chunk));
+          wake?.();
+          callback();
+        },
+      });
+      void (handler as (e: unknown, s: Writable, c: unknown) => Promise<void>)(event, stream, lambdaContext()).finally(() => {
+        done = true;
+        wake?.();
+      });
+      async function* events() {
+        for (;;) {
+          if (queue.length) yield { PayloadChunk: { Payload: queue.shift()! } };
+          else if (done) return;
+          else await new Promise<void>((resolve) => (wake = resolve));
+        }
+      }
+      return { EventStream: events() };
+    },
+  };
+}
+
+describe('/mcp router relaying a streamed answer', () => {
+  it('passes each progress update on as it arrives when the client asked for progress', async () => {
+    const { remoteExecutor } = await import('../../functions/router/remote-executor.js');
+    const { ALL_DOMAIN_TOOLS } = await import('../../functions/all-tools.js');
+    const { ToolRegistry } = await import('../../functions/shared/tools/registry.js');
+    const registry = new ToolRegistry('tn_', ALL_DOMAIN_TOOLS);
+    const principal = { kind: 'user' as const, userId: 'lambda-student', permissions: new Set(['session:read', 'session:write']), via: 'jwt' as const };
+    const base = { principal, traceId: 'c'.repeat(32), services, registry };
+    const executor = remoteExecutor(streamingLambda(sessionHandler) as never, { session: 'session-fn' });
+
+    const started = await executor(registry.get('tn_session_start')!, {}, { ...base, toolName: 'tn_session_start', requestId: ulid() });
+    expect(started, JSON.stringify(started)).toMatchObject({ ok: true });
+    const sessionId = (started as { data: { sessionId: string } }).data.sessionId;
+
+    provider.enqueue({ text: 'Recursion is a function calling itself on a smaller input.', chunks: 4, chunkDelayMs: 150 });
+    const progress: { at: number; message?: string }[] = [];
+    const answered = await executor(
+      registry.get('tn_session_ask')!,
+      { sessionId, message: 'What is recursion?' },
+      { ...base, toolName: 'tn_session_ask', requestId: ulid(), reportProgress: async (update) => void progress.push({ at: performance.now(), message: update.message }) },
+    );
+    const finishedAt = performance.now();
+    expect(answered.ok).toBe(true);
+    const response = (answered as { data: { response: string } }).data.response;
+    expect(response).toBe('Recursion is a function calling itself on a smaller input.');
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    expect(progress.map((p) => p.message).join('')).toBe(response);
+    expect(finishedAt - progress[0]!.at).toBeGreaterThan(200);
   });
 });

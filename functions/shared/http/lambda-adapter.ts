@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
@@ -13,7 +13,7 @@ import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { createHttpApp, type FetchHandler } from './app.js';
-import { deserializePrincipal, ToolInvokeEventSchema } from './remote-invocation.js';
+import { deserializePrincipal, encodeRelayLine, ToolInvokeEventSchema } from './remote-invocation.js';
 
 export interface LambdaEntryOptions {
   definitions: AnyToolDefinition[];
@@ -53,15 +53,24 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
     if (direct.success) {
       const definition = registry.get(direct.data.toolName);
       if (!definition) throw new Error(`tool ${direct.data.toolName} is not served by this function`);
-      const invocation = await invokeTool(definition, direct.data.input, {
+      const request = {
         toolName: direct.data.toolName,
         principal: deserializePrincipal(direct.data.principal),
         requestId: direct.data.requestId,
         traceId: direct.data.traceId,
         services,
         registry,
-      });
-      return JSON.stringify(invocation);
+      };
+      if (!direct.data.stream) return JSON.stringify(await invokeTool(definition, direct.data.input, request));
+      // Progress goes back to the router line by line as it happens; the result is the last line.
+      const relay = new PassThrough();
+      void invokeTool(definition, direct.data.input, {
+        ...request,
+        reportProgress: async (update) => {
+          relay.write(encodeRelayLine({ type: 'progress', update }));
+        },
+      }).then((invocation) => relay.end(encodeRelayLine({ type: 'result', invocation })));
+      return relay;
     }
     const response = await app(toRequest(event as APIGatewayProxyEvent));
     const headers: Record<string, string> = {};

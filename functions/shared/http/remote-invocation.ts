@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { userPrincipal } from '../auth/principal.js';
+import type { Invocation } from '../tools/invoke-tool.js';
+import type { ProgressUpdate } from '../tools/tool-context.js';
 
 /**
  * The event the /mcp router sends to a domain function to run one tool there, under that
@@ -12,6 +14,8 @@ export const ToolInvokeEventSchema = z.object({
   input: z.unknown(),
   requestId: z.string(),
   traceId: z.string(),
+  /** The caller asked for progress: answer as relay lines (progress…, result) on the response stream. */
+  stream: z.boolean().optional(),
   principal: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('anonymous') }),
     z.object({
@@ -32,4 +36,28 @@ export function serializePrincipal(principal: Principal): ToolInvokeEvent['princ
 
 export function deserializePrincipal(principal: ToolInvokeEvent['principal']): Principal {
   return principal.kind === 'user' ? userPrincipal(principal.userId, principal.via, principal.permissions) : { kind: 'anonymous' };
+}
+
+/**
+ * What a domain function streams back to the router for a `stream: true` invocation: one JSON object
+ * per line, any number of progress lines, then exactly one result line.
+ */
+export type RelayLine = { type: 'progress'; update: ProgressUpdate } | { type: 'result'; invocation: Invocation };
+
+export const encodeRelayLine = (line: RelayLine) => `${JSON.stringify(line)}\n`;
+
+/** Splits a byte stream into relay lines as they complete, whatever the chunk boundaries. */
+export async function* relayLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<RelayLine> {
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for await (const chunk of chunks) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (line.trim()) yield JSON.parse(line) as RelayLine;
+    }
+  }
+  if (buffered.trim()) yield JSON.parse(buffered) as RelayLine;
 }
