@@ -92,6 +92,11 @@ export async function appendEvents(
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       const firstExtra = 1 + events.length;
+      const metaHeld = reasons[0]?.Code === 'None';
+      if (metaHeld && reasons.slice(1, firstExtra).some((reason) => reason.Code === 'ConditionalCheckFailed')) {
+        // lastSeq matched but an event with the next seq already exists: the log is inconsistent, retrying cannot help.
+        throw new Error(`session ${args.sessionId} has events beyond lastSeq ${session.lastSeq}`);
+      }
       const failedExtra = reasons.findIndex((reason, index) => index >= firstExtra && reason.Code === 'ConditionalCheckFailed');
       if (failedExtra >= 0) throw new AppendConditionFailed(failedExtra - firstExtra);
       if (attempt >= MAX_ATTEMPTS) throw error;

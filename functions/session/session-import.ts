@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { putAll } from '../shared/store/batch-writes.js';
+import { queryAll } from '../shared/store/query-all.js';
+import { deleteAll, putAll } from '../shared/store/batch-writes.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
 import { ToolError } from '../shared/tools/errors.js';
@@ -42,6 +43,8 @@ export async function importSnapshot(store: Store, args: { snapshot: SessionSnap
     return { status: 'already-present', sessionId, latestSeq: existing.lastSeq, expiresAt: existing.expiresAt };
   }
 
+  // An expired session TTL has not reclaimed yet is gone for every reader: clear it before restoring.
+  if (existing) await deletePartition(store, sessionId);
   const expiresAt = expiryAfter(now, args.retentionDays).toISOString();
   const ttl = epochSeconds(expiresAt);
   const { requests, drafts } = reconstructRequests(snapshot.events);
@@ -116,4 +119,16 @@ function reconstructRequests(events: SessionEvent[]): { requests: AskRequest[]; 
     byId.set(event.clientEventId, request);
   }
   return { requests: [...byId.values()], drafts: [...draftEvents.values()] };
+}
+
+async function deletePartition(store: Store, sessionId: string): Promise<void> {
+  const meta = sessionKeys.meta(sessionId);
+  const keysOf = await queryAll(store, {
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': meta.PK },
+    ProjectionExpression: 'PK, SK',
+    ConsistentRead: true,
+  });
+  // META last, so a crash midway leaves an expired session (still unreadable), never a headless log.
+  await deleteAll(store, [...keysOf.filter((key) => key.SK !== meta.SK), ...keysOf.filter((key) => key.SK === meta.SK)]);
 }

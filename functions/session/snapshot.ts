@@ -26,6 +26,8 @@ export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
 
 /** JSON with object keys sorted at every level: the same content always gives the same bytes. */
 export function canonicalJson(value: unknown): string {
+  // As JSON.stringify: an undefined array element is null; an undefined value has no JSON form.
+  if (value === undefined) return 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -17,7 +17,7 @@ export const resumeTool = defineTool({
   input: z.strictObject({
     sessionId: SessionIdInput,
     recent: z.number().int().min(0).max(100).default(20).describe('How many of the latest events to return (0-100, default 20)'),
-    deviceId: DeviceIdInput.optional().describe('When given, the returned events count as seen by this device (see tn_session_sync_status)'),
+    deviceId: DeviceIdInput.optional().describe('When given, this device counts as caught up to the latest seq (see tn_session_sync_status)'),
   }),
   output: z.object({
     state: SessionStateSchema,

@@ -3,10 +3,21 @@ import type { Store } from './dynamo-client.js';
 
 const BATCH_SIZE = 25;
 
+type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
+
 /** BatchWriteItem in chunks of 25, retrying unprocessed items with backoff until all are written. */
 export async function putAll(store: Store, items: Record<string, unknown>[], concurrency = 4): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += BATCH_SIZE) batches.push(items.slice(i, i + BATCH_SIZE));
+  await writeAll(store, items.map((Item) => ({ PutRequest: { Item } })), concurrency);
+}
+
+/** Deletes in chunks of 25, in order (one batch at a time), retrying unprocessed keys. */
+export async function deleteAll(store: Store, keys: Record<string, unknown>[]): Promise<void> {
+  await writeAll(store, keys.map((Key) => ({ DeleteRequest: { Key } })), 1);
+}
+
+async function writeAll(store: Store, requests: WriteRequest[], concurrency: number): Promise<void> {
+  const batches: WriteRequest[][] = [];
+  for (let i = 0; i < requests.length; i += BATCH_SIZE) batches.push(requests.slice(i, i + BATCH_SIZE));
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, batches.length) }, async () => {
@@ -18,8 +29,8 @@ export async function putAll(store: Store, items: Record<string, unknown>[], con
   );
 }
 
-async function writeBatch(store: Store, batch: Record<string, unknown>[]): Promise<void> {
-  let pending = batch.map((Item) => ({ PutRequest: { Item } }));
+async function writeBatch(store: Store, batch: WriteRequest[]): Promise<void> {
+  let pending = batch;
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 8) throw new Error(`${pending.length} items stayed unprocessed after retries`);
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
