@@ -62,7 +62,9 @@ export async function answerQuestion(
       onDelta: ctx.reportProgress
         ? async (delta) => {
             streamed += delta.length;
-            await ctx.reportProgress!({ progress: streamed, message: delta });
+            // A notification that cannot be delivered (the stream went away) must not lose the answer:
+            // it is still stored, and the device finds it with sync_status or by repeating the ask.
+            await ctx.reportProgress!({ progress: streamed, message: delta }).catch(() => undefined);
           }
         : undefined,
     });

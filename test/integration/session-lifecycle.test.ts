@@ -2,6 +2,7 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessionKeys } from '../../functions/shared/store/keys.js';
+import { expectFailure, expectOk } from '../support/rest-expectations.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
 import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
 
@@ -46,19 +47,10 @@ afterAll(async () => {
 
 beforeEach(() => provider.reset());
 
-async function ok(tool: string, input: unknown, token: string | null = TEST_TOKEN, on: TestServer = server): Promise<any> {
-  const response = await on.rest(tool, input, token);
-  expect(response.status, `${tool}: ${JSON.stringify(response.body)}`).toBe(200);
-  return response.body;
-}
+const ok = (tool: string, input: unknown, token: string | null = TEST_TOKEN, on: TestServer = server) => expectOk(on, tool, input, token);
 
-async function fails(tool: string, input: unknown, code: string, status: number, token: string | null = TEST_TOKEN, on: TestServer = server): Promise<any> {
-  const response = await on.rest(tool, input, token);
-  expect(response.body?.code, `${tool}: ${JSON.stringify(response.body)}`).toBe(code);
-  expect(response.status).toBe(status);
-  expect(response.body.requestId).toEqual(expect.any(String));
-  return response.body;
-}
+const fails = (tool: string, input: unknown, code: string, status: number, token: string | null = TEST_TOKEN, on: TestServer = server) =>
+  expectFailure(on, tool, input, code, status, token);
 
 async function startSession(input: Record<string, unknown> = {}, token: string | null = TEST_TOKEN): Promise<string> {
   return (await ok('tn_session_start', input, token)).sessionId;

@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checksumOf, type SessionSnapshot } from '../../functions/session/snapshot.js';
 import { sessionKeys } from '../../functions/shared/store/keys.js';
+import { expectFailure, expectOk } from '../support/rest-expectations.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
 import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
 
@@ -37,21 +38,10 @@ afterAll(async () => {
 
 beforeEach(() => provider.reset());
 
-/** Calls a REST twin and expects success. */
-async function ok(tool: string, input: unknown, token: string | null = TEST_TOKEN): Promise<any> {
-  const response = await server.rest(tool, input, token);
-  expect(response.status, `${tool}: ${JSON.stringify(response.body)}`).toBe(200);
-  return response.body;
-}
+const ok = (tool: string, input: unknown, token: string | null = TEST_TOKEN) => expectOk(server, tool, input, token);
 
-/** Calls a REST twin and expects the given error code (and its HTTP status). */
-async function fails(tool: string, input: unknown, code: string, status: number, token: string | null = TEST_TOKEN): Promise<any> {
-  const response = await server.rest(tool, input, token);
-  expect(response.body?.code, `${tool}: ${JSON.stringify(response.body)}`).toBe(code);
-  expect(response.status).toBe(status);
-  expect(response.body.requestId).toEqual(expect.any(String));
-  return response.body;
-}
+const fails = (tool: string, input: unknown, code: string, status: number, token: string | null = TEST_TOKEN) =>
+  expectFailure(server, tool, input, code, status, token);
 
 async function startSession(input: Record<string, unknown> = { course: 'sfu:CMPT 120', topic: 'sync' }): Promise<string> {
   return (await ok('tn_session_start', input)).sessionId;
