@@ -97,6 +97,13 @@ async function resolveLocalToken(dataDir: string, configured: string | undefined
   }
 }
 
+/** Which model answers tutoring asks, without the key. */
+function tutorModelLine(config: AppConfig): string {
+  const llm = config.tutor.defaultLlm;
+  if (!llm) return "each user's own key (tn_user_byok_add); set TN_DEFAULT_LLM_* for an operator default and anonymous sessions";
+  return `${llm.provider} ${llm.model}${llm.baseUrl ? ` at ${llm.baseUrl}` : ''} by default (users' own keys first); anonymous sessions on`;
+}
+
 export function connectionBanner(server: Pick<LocalServer, 'url' | 'token' | 'tokenWasGenerated' | 'config'>): string {
   const mcpUrl = `${server.url}/mcp`;
   const claudeDesktop = {
@@ -114,6 +121,7 @@ export function connectionBanner(server: Pick<LocalServer, 'url' | 'token' | 'to
     `  MCP by domain:      POST ${mcpUrl}/{user|course|transfer|session}`,
     `  REST twins:         POST ${server.url}/v1/tools/{toolName}   OpenAPI: ${server.url}/openapi.json`,
     `  Data directory:     ${server.config.dataDir}`,
+    `  Tutor model:        ${tutorModelLine(server.config)}`,
     '',
     `Local access token${server.tokenWasGenerated ? ' (generated; set TN_LOCAL_TOKEN to choose your own)' : ''}:`,
     `  ${server.token}`,

@@ -19,7 +19,9 @@ describe('npm start process', () => {
     const child = spawn(path.resolve('node_modules/.bin/tsx'), ['bin/local-server.ts'], {
       // The sample catalog load is covered by the global setup and the ingestion tests; skipping it here keeps
       // this test about the process lifecycle.
-      env: { ...process.env, PORT: '0', TN_DATA_DIR: dataDir, TN_LOCAL_TOKEN: '', TN_DYNAMODB_ENDPOINT: '', TN_LOG_LEVEL: 'ERROR', TN_SAMPLE_CATALOG: 'off' },
+      env: { ...process.env, PORT: '0', TN_DATA_DIR: dataDir, TN_LOCAL_TOKEN: '', TN_DYNAMODB_ENDPOINT: '', TN_LOG_LEVEL: 'ERROR', TN_SAMPLE_CATALOG: 'off',
+        TN_DEFAULT_LLM_PROVIDER: 'openai-compatible', TN_DEFAULT_LLM_MODEL: 'llama3.1', TN_DEFAULT_LLM_API_KEY: 'operator-secret-key-7781',
+        TN_DEFAULT_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -40,6 +42,8 @@ describe('npm start process', () => {
       const token = /Local access token[^\n]*\n\s+(\S+)/.exec(output)![1]!;
       expect(output).toContain('"mcpServers"');
       expect(output).toContain(`${url}/mcp`);
+      expect(output).toContain('Tutor model:        openai-compatible llama3.1 at http://127.0.0.1:11434/v1');
+      expect(output).not.toContain('operator-secret-key-7781');
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       const quota = await fetch(`${url}/v1/tools/tn_user_quota`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' });
       expect(quota.status).toBe(200);
