@@ -58,7 +58,15 @@ export async function appendEvents(
       ...event,
     }));
     const lastSeq = session.lastSeq + events.length;
-    const metaSet: Record<string, unknown> = { lastSeq, lastActivityAt: now.toISOString(), expiresAt, ttl: epochSeconds(expiresAt), ...plan.metaSet };
+    const metaSet: Record<string, unknown> = {
+      lastSeq,
+      lastActivityAt: now.toISOString(),
+      expiresAt,
+      ttl: epochSeconds(expiresAt),
+      // The owner index orders by last activity.
+      ...(session.ownerId ? { GSI1SK: now.toISOString() } : {}),
+      ...plan.metaSet,
+    };
     const names = Object.fromEntries(Object.keys(metaSet).map((key, i) => [`#m${i}`, key]));
     const values = Object.fromEntries(Object.values(metaSet).map((value, i) => [`:m${i}`, value]));
     const extraItems = plan.items?.(events, expiresAt) ?? [];

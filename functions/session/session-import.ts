@@ -8,7 +8,7 @@ import { ToolError } from '../shared/tools/errors.js';
 import { contentHash, type AskRequest } from './ask-requests.js';
 import { readAllEvents } from './event-log.js';
 import { epochSeconds, expiryAfter, type SessionEvent, type SessionRecord } from './session-model.js';
-import { readSession } from './session-store.js';
+import { metaItem, readSession } from './session-store.js';
 import type { SessionSnapshot } from './snapshot.js';
 
 export interface ImportResult {
@@ -83,7 +83,7 @@ export async function importSnapshot(store: Store, args: { snapshot: SessionSnap
     await store.doc.send(
       new PutCommand({
         TableName: store.tableName,
-        Item: { ...sessionKeys.meta(sessionId), entity: ENTITY.session, ...record, ttl },
+        Item: metaItem(record),
         ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :now',
         ExpressionAttributeValues: { ':now': now.toISOString() },
       }),

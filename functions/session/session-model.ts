@@ -7,6 +7,10 @@ export const TUTORING_STYLES = ['socratic', 'direct', 'balanced'] as const;
 export type TutoringStyle = (typeof TUTORING_STYLES)[number];
 
 export const SessionIdInput = z.ulid().describe('The session id (a ULID) returned by tn_session_start');
+export const CurrentSessionIdInput = z
+  .ulid()
+  .optional()
+  .describe('The session id (a ULID) returned by tn_session_start; omit to use your most recently active session');
 export const DeviceIdInput = z
   .string()
   .trim()

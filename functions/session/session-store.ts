@@ -7,11 +7,22 @@ import { DAY_MS, epochSeconds, PendingDraftSchema, type PendingDraft, type Sessi
 
 const NOT_FOUND_HINTS = ['Start a new session with tn_session_start; sessions expire after a period without activity.'];
 
+/** The META item as stored: the record, its TTL and, for a user's session, its place in the owner index. */
+export function metaItem(record: SessionRecord): Record<string, unknown> {
+  return {
+    ...sessionKeys.meta(record.sessionId),
+    ...(record.ownerId ? sessionKeys.byOwner(record.ownerId, record.lastActivityAt) : {}),
+    entity: ENTITY.session,
+    ...record,
+    ttl: epochSeconds(record.expiresAt),
+  };
+}
+
 export async function createSession(store: Store, record: SessionRecord): Promise<void> {
   await store.doc.send(
     new PutCommand({
       TableName: store.tableName,
-      Item: { ...sessionKeys.meta(record.sessionId), entity: ENTITY.session, ...record, ttl: epochSeconds(record.expiresAt) },
+      Item: metaItem(record),
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );
@@ -21,7 +32,7 @@ export async function createSession(store: Store, record: SessionRecord): Promis
 export async function readSession(store: Store, sessionId: string): Promise<SessionRecord> {
   const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: sessionKeys.meta(sessionId), ConsistentRead: true }));
   if (!result.Item) throw ToolError.notFound(`No session ${sessionId}.`, NOT_FOUND_HINTS);
-  const { PK: _pk, SK: _sk, entity: _entity, ttl: _ttl, ...record } = result.Item;
+  const { PK: _pk, SK: _sk, GSI1PK: _gsiPk, GSI1SK: _gsiSk, entity: _entity, ttl: _ttl, ...record } = result.Item;
   return record as SessionRecord;
 }
 
@@ -36,6 +47,32 @@ export async function openSession(store: Store, sessionId: string, principal: Pr
     throw ToolError.notFound(`No session ${sessionId}.`, NOT_FOUND_HINTS);
   }
   return session;
+}
+
+/**
+ * The session a call is about: the given id, or (seed 004: the session comes from context when a call
+ * omits it) the caller's most recently active session that is neither ended nor expired.
+ */
+export async function sessionIdFor(store: Store, principal: Principal, sessionId: string | undefined, now: Date): Promise<string> {
+  if (sessionId) return sessionId;
+  if (principal.kind !== 'user') {
+    throw ToolError.badRequest('sessionId is required without sign-in.', [{ field: 'sessionId', message: 'required for anonymous callers' }]);
+  }
+  const result = await store.doc.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :owner',
+      ExpressionAttributeValues: { ':owner': sessionKeys.ownerIndex(principal.userId) },
+      ScanIndexForward: false,
+      Limit: 10,
+    }),
+  );
+  const current = (result.Items ?? []).find((item) => item.status === 'active' && Date.parse(String(item.expiresAt)) > now.getTime());
+  if (!current) {
+    throw ToolError.notFound('You have no active session; start one with tn_session_start or pass a sessionId.', NOT_FOUND_HINTS);
+  }
+  return String(current.sessionId);
 }
 
 /** Pending drafts, oldest first (DRAFT# items exist only while a draft is neither sent nor cancelled). */

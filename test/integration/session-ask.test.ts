@@ -208,3 +208,26 @@ describe('catalog lookups during a turn', () => {
     expect(provider.requests).toHaveLength(3);
   });
 });
+
+describe('the current session (seed 004: the session comes from context when a call omits it)', () => {
+  it('uses the most recently active session that has not ended, and needs an id from anonymous callers', async () => {
+    const own = await startTestServer({ TN_OPENAI_BASE_URL: provider.openaiBaseUrl });
+    try {
+      expect((await own.rest('tn_user_byok_add', { provider: 'openai', apiKey: OPENAI_KEY })).status).toBe(200);
+      expect((await own.rest('tn_session_ask', { message: 'Anyone there?' })).body.code).toBe('NOT_FOUND');
+      const first = (await own.rest('tn_session_start', { topic: 'first' })).body.sessionId;
+      const second = (await own.rest('tn_session_start', { topic: 'second' })).body.sessionId;
+      const asked = await own.rest('tn_session_ask', { message: 'Which session is this?' });
+      expect(asked.body.sessionId).toBe(second);
+      await own.rest('tn_session_ask', { sessionId: first, message: 'Back to the first one' });
+      expect((await own.rest('tn_session_history', {})).body.sessionId).toBe(first);
+      await own.rest('tn_session_end', { sessionId: first });
+      expect((await own.rest('tn_session_resume', {})).body.state.sessionId).toBe(second);
+      const anonymous = await own.rest('tn_session_history', {}, null);
+      expect(anonymous.status).toBe(400);
+      expect(anonymous.body.details.fields[0].field).toBe('sessionId');
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { askTutor } from '../ask.js';
-import { ClientEventIdInput, DeviceIdInput, SessionIdInput } from '../session-model.js';
+import { ClientEventIdInput, DeviceIdInput, CurrentSessionIdInput } from '../session-model.js';
 import { createLanguageModel } from '../tutor/language-model.js';
+import { sessionIdFor } from '../session-store.js';
 import { EXAMPLE_SESSION_ID, WRITE } from './session-tool.js';
 
 const input = z.strictObject({
-  sessionId: SessionIdInput,
+  sessionId: CurrentSessionIdInput,
   message: z.string().min(1).max(10_000).describe('The student\'s message to the tutor (1-10000 characters)'),
   clientEventId: optionalField(ClientEventIdInput),
   draft: z.boolean().default(false).describe('true stores the message as a pending draft without sending it; send it later with the same clientEventId and draft false'),
@@ -15,6 +16,7 @@ const input = z.strictObject({
 });
 
 const output = z.object({
+  sessionId: z.ulid().describe('The session asked in (the current one when the call omitted it)'),
   response: z.string().describe('The tutor\'s answer; empty for a draft'),
   eventsEmitted: z.array(z.ulid()).describe('eventIds this ask wrote to the log (question, answer; the draft first when it was one)'),
   status: z.enum(['answered', 'draft', 'replayed']).describe('"replayed": the clientEventId was answered before, nothing was charged again'),
@@ -49,8 +51,9 @@ export const askTool = defineTool({
     { description: 'An empty message is refused', input: { sessionId: EXAMPLE_SESSION_ID, message: '' }, expect: 'BAD_REQUEST' },
   ],
   async handler(args, ctx) {
+    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
     const outcome = await askTutor(ctx, createLanguageModel, {
-      sessionId: args.sessionId,
+      sessionId,
       message: args.message,
       clientEventId: args.clientEventId,
       draft: args.draft,
@@ -61,13 +64,13 @@ export const askTool = defineTool({
       { name: 'catalog-grounded', value: outcome.lookups.length ? 1 : 0.6, weight: 0.5 },
     ];
     return {
-      data: outcome,
+      data: { sessionId, ...outcome },
       hints: {
         confidence,
         nextActions:
           outcome.status === 'draft'
-            ? [{ action: 'send-draft', priority: 'medium', tool: 'tn_session_ask', description: 'send the draft', data: { sessionId: args.sessionId, clientEventId: outcome.clientEventId, draft: false } }]
-            : [{ action: 'continue', priority: 'medium', tool: 'tn_session_ask', description: 'ask a follow-up question', data: { sessionId: args.sessionId } }],
+            ? [{ action: 'send-draft', priority: 'medium', tool: 'tn_session_ask', description: 'send the draft', data: { sessionId, clientEventId: outcome.clientEventId, draft: false } }]
+            : [{ action: 'continue', priority: 'medium', tool: 'tn_session_ask', description: 'ask a follow-up question', data: { sessionId } }],
         assumptions: outcome.status === 'replayed' ? ['This clientEventId was answered before; the first answer is returned and nothing was charged'] : [],
         validityPeriod: 'indefinite',
       },

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { cancelPendingDrafts } from '../drafts.js';
-import { ClientEventIdInput, DeviceIdInput, PendingDraftSchema, SessionIdInput } from '../session-model.js';
-import { openSession } from '../session-store.js';
+import { ClientEventIdInput, DeviceIdInput, PendingDraftSchema, CurrentSessionIdInput } from '../session-model.js';
+import { openSession, sessionIdFor } from '../session-store.js';
 import { EXAMPLE_SESSION_ID, WRITE } from './session-tool.js';
 
 export const cancelPendingTool = defineTool({
@@ -15,7 +15,7 @@ export const cancelPendingTool = defineTool({
     'Returns what it cancelled and which named ids were not pending (already sent or cancelled). ' +
     'Example: the student discards the draft typed on their phone.',
   input: z.strictObject({
-    sessionId: SessionIdInput,
+    sessionId: CurrentSessionIdInput,
     clientEventIds: z.array(ClientEventIdInput).min(1).max(50).optional().describe('Drafts to cancel; omit to cancel every pending draft'),
     deviceId: optionalField(DeviceIdInput),
   }),
@@ -29,11 +29,12 @@ export const cancelPendingTool = defineTool({
   tags: ['tutoring', 'session', 'drafts', 'sync'],
   examples: [{ description: 'Cancel drafts of a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
   async handler(args, ctx) {
+    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
     const store = ctx.services.store;
-    await openSession(store, args.sessionId, ctx.principal, ctx.now());
+    await openSession(store, sessionId, ctx.principal, ctx.now());
     const result = await cancelPendingDrafts(
       { store, now: ctx.now, retentionDays: ctx.services.config.tutor.retentionDays },
-      { sessionId: args.sessionId, clientEventIds: args.clientEventIds, deviceId: args.deviceId ?? null },
+      { sessionId, clientEventIds: args.clientEventIds, deviceId: args.deviceId ?? null },
     );
     return {
       data: { cancelled: result.cancelled, notPending: result.notPending, eventsEmitted: result.events.map((e) => e.eventId) },

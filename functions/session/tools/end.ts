@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { endSession } from '../drafts.js';
-import { DeviceIdInput, SessionIdInput } from '../session-model.js';
-import { openSession } from '../session-store.js';
+import { DeviceIdInput, CurrentSessionIdInput } from '../session-model.js';
+import { openSession, sessionIdFor } from '../session-store.js';
 import { EXAMPLE_SESSION_ID, WRITE } from './session-tool.js';
 
 export const endTool = defineTool({
@@ -15,7 +15,7 @@ export const endTool = defineTool({
     'log; later asks are refused. Returns the end time and latest seq; the transcript stays readable until the session expires. ' +
     'Calling it again is harmless. Example: end the session when the student says goodbye.',
   input: z.strictObject({
-    sessionId: SessionIdInput,
+    sessionId: CurrentSessionIdInput,
     reason: z.string().trim().max(200).optional().describe('Why the session ended, e.g. "finished the exercise"'),
     deviceId: optionalField(DeviceIdInput),
   }),
@@ -32,11 +32,12 @@ export const endTool = defineTool({
   tags: ['tutoring', 'session'],
   examples: [{ description: 'End a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
   async handler(args, ctx) {
+    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
     const store = ctx.services.store;
-    await openSession(store, args.sessionId, ctx.principal, ctx.now());
+    await openSession(store, sessionId, ctx.principal, ctx.now());
     const { session, events } = await endSession(
       { store, now: ctx.now, retentionDays: ctx.services.config.tutor.retentionDays },
-      { sessionId: args.sessionId, deviceId: args.deviceId ?? null, reason: args.reason },
+      { sessionId, deviceId: args.deviceId ?? null, reason: args.reason },
     );
     return {
       data: {

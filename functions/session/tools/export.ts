@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { readAllEvents } from '../event-log.js';
-import { SessionIdInput } from '../session-model.js';
-import { openSession } from '../session-store.js';
+import { CurrentSessionIdInput } from '../session-model.js';
+import { openSession, sessionIdFor } from '../session-store.js';
 import { buildSnapshot, SessionSnapshotSchema } from '../snapshot.js';
 import { EXAMPLE_SESSION_ID, READ } from './session-tool.js';
 
@@ -15,14 +15,15 @@ export const exportTool = defineTool({
     'Returns a portable snapshot of a session; use it to hand a session to the web app or keep an archive. It holds the schema version, session state and course, every event ' +
     'in seq order, exportedAt and a sha256 checksum over the canonical JSON. tn_session_import verifies and restores it. ' +
     'Example: export the session the student ran in the CLI to open it in the web app.',
-  input: z.strictObject({ sessionId: SessionIdInput }),
+  input: z.strictObject({ sessionId: CurrentSessionIdInput }),
   output: SessionSnapshotSchema,
   tags: ['tutoring', 'session', 'sync', 'export'],
   examples: [{ description: 'Export a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
   async handler(args, ctx) {
+    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
     const store = ctx.services.store;
-    const session = await openSession(store, args.sessionId, ctx.principal, ctx.now());
-    const events = await readAllEvents(store, args.sessionId);
+    const session = await openSession(store, sessionId, ctx.principal, ctx.now());
+    const events = await readAllEvents(store, sessionId);
     // Seqs are gap-free, so the events read are 1..n even if some were appended after META was read.
     const snapshot = buildSnapshot({ ...session, lastSeq: events.length }, events, ctx.now());
     return {

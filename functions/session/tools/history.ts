@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
 import { readEventsAfter } from '../event-log.js';
-import { SessionEventSchema, SessionIdInput } from '../session-model.js';
-import { openSession } from '../session-store.js';
+import { SessionEventSchema, CurrentSessionIdInput } from '../session-model.js';
+import { openSession, sessionIdFor } from '../session-store.js';
 import { EXAMPLE_SESSION_ID, READ } from './session-tool.js';
 
 const input = z.strictObject({
-  sessionId: SessionIdInput,
+  sessionId: CurrentSessionIdInput,
   afterSeq: z.number().int().min(0).optional().describe('Start after this seq (e.g. the last one you have); default 0, the beginning'),
   ...PaginationInput,
 });
@@ -21,15 +21,16 @@ export const historyTool = defineTool({
     'transcript or to catch up from a known seq (afterSeq). Each item has eventId, seq, type, createdAt, role, content and deviceId. ' +
     'Example: read the first 20 events of a session.',
   input,
-  output: paginated(SessionEventSchema).extend({ latestSeq: z.number().int() }),
+  output: paginated(SessionEventSchema).extend({ sessionId: z.ulid(), latestSeq: z.number().int() }),
   tags: ['tutoring', 'session', 'sync'],
   examples: [{ description: 'History of a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
   async handler(args, ctx) {
+    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
     const store = ctx.services.store;
-    const session = await openSession(store, args.sessionId, ctx.principal, ctx.now());
-    const scope = { tool: ctx.toolName, userId: session.ownerId ?? undefined, query: args.sessionId };
+    const session = await openSession(store, sessionId, ctx.principal, ctx.now());
+    const scope = { tool: ctx.toolName, userId: session.ownerId ?? undefined, query: sessionId };
     const after = args.cursor ? ctx.services.cursors.decode<{ seq: number }>(scope, args.cursor).seq : (args.afterSeq ?? 0);
-    const page = await readEventsAfter(store, args.sessionId, after, args.limit);
+    const page = await readEventsAfter(store, sessionId, after, args.limit);
     const last = page.events.at(-1)?.seq;
     return {
       data: {
@@ -37,6 +38,7 @@ export const historyTool = defineTool({
         ...(page.hasMore && last !== undefined ? { nextCursor: ctx.services.cursors.encode(scope, { seq: last }) } : {}),
         totalCount: session.lastSeq,
         hasMore: page.hasMore,
+        sessionId,
         latestSeq: session.lastSeq,
       },
       hints: { confidence: [{ name: 'read-consistent', value: 1 }], validityPeriod: 'immediate' },

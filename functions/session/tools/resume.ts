@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { advanceDeviceCursor } from '../device-cursors.js';
 import { readLatestEvents } from '../event-log.js';
-import { DeviceIdInput, PendingDraftSchema, SessionEventSchema, SessionIdInput, SessionStateSchema, stateOf } from '../session-model.js';
-import { listPendingDrafts, openSession } from '../session-store.js';
+import { DeviceIdInput, PendingDraftSchema, SessionEventSchema, CurrentSessionIdInput, SessionStateSchema, stateOf } from '../session-model.js';
+import { listPendingDrafts, openSession, sessionIdFor } from '../session-store.js';
 import { EXAMPLE_SESSION_ID, READ } from './session-tool.js';
 
 export const resumeTool = defineTool({
@@ -15,7 +15,7 @@ export const resumeTool = defineTool({
     'pending drafts and the most recent events, so the conversation can continue where it stopped. Example: the student reopens the ' +
     'web app and continues the session started in the CLI.',
   input: z.strictObject({
-    sessionId: SessionIdInput,
+    sessionId: CurrentSessionIdInput,
     recent: z.number().int().min(0).max(100).default(20).describe('How many of the latest events to return (0-100, default 20)'),
     deviceId: DeviceIdInput.optional().describe('When given, this device counts as caught up to the latest seq (see tn_session_sync_status)'),
   }),
@@ -28,15 +28,16 @@ export const resumeTool = defineTool({
   tags: ['tutoring', 'session', 'sync'],
   examples: [{ description: 'Resume a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
   async handler(args, ctx) {
+    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
     const store = ctx.services.store;
-    const session = await openSession(store, args.sessionId, ctx.principal, ctx.now());
+    const session = await openSession(store, sessionId, ctx.principal, ctx.now());
     const [pendingDrafts, recentEvents] = await Promise.all([
-      listPendingDrafts(store, args.sessionId),
-      args.recent ? readLatestEvents(store, args.sessionId, args.recent) : Promise.resolve([]),
+      listPendingDrafts(store, sessionId),
+      args.recent ? readLatestEvents(store, sessionId, args.recent) : Promise.resolve([]),
     ]);
     const latestSeq = Math.max(session.lastSeq, recentEvents.at(-1)?.seq ?? 0);
     if (args.deviceId && latestSeq > 0 && recentEvents.length) {
-      await advanceDeviceCursor(store, { sessionId: args.sessionId, deviceId: args.deviceId, seq: latestSeq, now: ctx.now(), expiresAt: session.expiresAt });
+      await advanceDeviceCursor(store, { sessionId, deviceId: args.deviceId, seq: latestSeq, now: ctx.now(), expiresAt: session.expiresAt });
     }
     return {
       data: { state: { ...stateOf(session), latestSeq }, latestSeq, pendingDrafts, recentEvents },
@@ -48,7 +49,7 @@ export const resumeTool = defineTool({
                 ...(pendingDrafts.length
                   ? [{ action: 'send-or-cancel-drafts', priority: 'medium' as const, tool: 'tn_session_ask', description: 'send a pending draft (same clientEventId, draft false) or cancel it with tn_session_cancel_pending' }]
                   : []),
-                { action: 'continue', priority: 'high' as const, tool: 'tn_session_ask', description: 'continue the conversation', data: { sessionId: args.sessionId } },
+                { action: 'continue', priority: 'high' as const, tool: 'tn_session_ask', description: 'continue the conversation', data: { sessionId } },
               ]
             : [{ action: 'start-new', priority: 'high' as const, tool: 'tn_session_start', description: 'this session has ended; start a new one' }],
         validityPeriod: 'immediate',

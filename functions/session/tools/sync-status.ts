@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { advanceDeviceCursor, readDeviceCursor } from '../device-cursors.js';
 import { readEventsAfter } from '../event-log.js';
-import { DeviceIdInput, PendingDraftSchema, SessionEventSchema, SessionIdInput } from '../session-model.js';
-import { listPendingDrafts, openSession } from '../session-store.js';
+import { DeviceIdInput, PendingDraftSchema, SessionEventSchema, CurrentSessionIdInput } from '../session-model.js';
+import { listPendingDrafts, openSession, sessionIdFor } from '../session-store.js';
 import { EXAMPLE_SESSION_ID, READ } from './session-tool.js';
 
 const MAX_UNSEEN = 50;
@@ -20,7 +20,7 @@ export const syncStatusTool = defineTool({
     'device, so a CLI polling every 5 s or a web app polling every 60 s only needs its deviceId (or passes lastSeenSeq). ' +
     'Example: the CLI polls and sees the answer the web app received.',
   input: z.strictObject({
-    sessionId: SessionIdInput,
+    sessionId: CurrentSessionIdInput,
     deviceId: DeviceIdInput,
     lastSeenSeq: z.number().int().min(0).optional().describe('The last seq this device has; default: what the server last gave this device'),
   }),
@@ -42,21 +42,22 @@ export const syncStatusTool = defineTool({
     { description: 'Sync status of a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID, deviceId: 'cli-laptop' }, expect: 'NOT_FOUND' },
   ],
   async handler(args, ctx) {
+    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
     const store = ctx.services.store;
-    const session = await openSession(store, args.sessionId, ctx.principal, ctx.now());
-    const lastSeenSeq = args.lastSeenSeq ?? (await readDeviceCursor(store, args.sessionId, args.deviceId));
+    const session = await openSession(store, sessionId, ctx.principal, ctx.now());
+    const lastSeenSeq = args.lastSeenSeq ?? (await readDeviceCursor(store, sessionId, args.deviceId));
     const [page, pendingDrafts] = await Promise.all([
-      lastSeenSeq < session.lastSeq ? readEventsAfter(store, args.sessionId, lastSeenSeq, MAX_UNSEEN) : Promise.resolve({ events: [], hasMore: false }),
-      listPendingDrafts(store, args.sessionId),
+      lastSeenSeq < session.lastSeq ? readEventsAfter(store, sessionId, lastSeenSeq, MAX_UNSEEN) : Promise.resolve({ events: [], hasMore: false }),
+      listPendingDrafts(store, sessionId),
     ]);
     const delivered = page.events.at(-1)?.seq;
     if (delivered !== undefined) {
-      await advanceDeviceCursor(store, { sessionId: args.sessionId, deviceId: args.deviceId, seq: delivered, now: ctx.now(), expiresAt: session.expiresAt });
+      await advanceDeviceCursor(store, { sessionId, deviceId: args.deviceId, seq: delivered, now: ctx.now(), expiresAt: session.expiresAt });
     }
     const unseenCount = Math.max(0, session.lastSeq - lastSeenSeq);
     return {
       data: {
-        sessionId: args.sessionId,
+        sessionId,
         status: session.status,
         latestSeq: session.lastSeq,
         lastSeenSeq,

@@ -227,4 +227,12 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
     keyCondition: 'PK = SESSION#<sessionId>, SK = DEVICE#<deviceId>',
     notes: 'lastSeenSeq only moves forward (condition lastSeenSeq < :seq).',
   },
+  {
+    name: 'A user\'s sessions by last activity',
+    usedBy: ['session tools called without a sessionId'],
+    operation: 'Query',
+    index: 'GSI1',
+    keyCondition: 'GSI1PK = USER#<userId>#SESSIONS, ScanIndexForward false, Limit 10',
+    notes: 'GSI1SK = lastActivityAt, moved by every append; the first active, unexpired session is the current one.',
+  },
 ];

@@ -93,6 +93,9 @@ export const sessionKeys = {
   request: (sessionId: string, clientEventId: string) => ({ PK: sessionKeys.partition(sessionId), SK: `REQUEST#${clientEventId}` }),
   draft: (sessionId: string, clientEventId: string) => ({ PK: sessionKeys.partition(sessionId), SK: `DRAFT#${clientEventId}` }),
   draftPrefix: 'DRAFT#',
+  /** GSI1 lists a user's sessions by last activity, so a call without a sessionId finds the current one. */
+  byOwner: (userId: string, lastActivityAt: string) => ({ GSI1PK: `${userPk(userId)}#SESSIONS`, GSI1SK: lastActivityAt }),
+  ownerIndex: (userId: string) => `${userPk(userId)}#SESSIONS`,
   /** The last seq delivered to one device, so a polling client need not remember it. */
   device: (sessionId: string, deviceId: string) => ({ PK: sessionKeys.partition(sessionId), SK: `DEVICE#${deviceId}` }),
 };
