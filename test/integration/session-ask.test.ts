@@ -231,3 +231,24 @@ describe('the current session (seed 004: the session comes from context when a c
     }
   });
 });
+
+describe('a long session', () => {
+  it('keeps the prompt within the token budget: recent turns verbatim, older ones in a running summary', async () => {
+    const sessionId = await startSession();
+    for (let i = 0; i < 6; i++) {
+      const long = `Question ${i}: ${'why does this loop never end? '.repeat(130)}`;
+      expect((await server.rest('tn_session_ask', { sessionId, message: long, clientEventId: `long-${i}` })).status).toBe(200);
+    }
+    await server.rest('tn_session_ask', { sessionId, message: 'Last question', clientEventId: 'long-last' });
+    const body = provider.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
+    const system = body.messages[0]!;
+    expect(system.role).toBe('system');
+    expect(system.content).toContain('Earlier in this session');
+    expect(system.content).toContain('- The student asked: Question 0:');
+    const conversation = body.messages.slice(1);
+    expect(conversation.at(-1)!.content).toBe('Last question');
+    // 12 earlier messages of ~4000 characters each would be ~12,000 tokens; the window keeps ≤ 6000.
+    expect(conversation.length).toBeLessThan(12);
+    expect(conversation.reduce((sum, m) => sum + m.content.length, 0) / 4).toBeLessThanOrEqual(6000 + 10);
+  });
+});
