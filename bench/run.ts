@@ -4,10 +4,12 @@ import { startLocalServer } from '../local/server.js';
 import { measureIngestion, measureSearch, realCourses } from './catalog.js';
 import { measureColdStarts } from './cold-start.js';
 import { measureTransfer } from './transfer.js';
+import { startInstantProvider } from './instant-provider.js';
+import { measureSession } from './session.js';
 import { callOnce, measure, startBareSdkServer } from './protocol-overhead.js';
 import { round, summarize } from './stats.js';
 
-// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog]` (the script sets
+// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|transfer|session]` (the script sets
 // TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
 // against baselines measured in the same run, because absolute numbers depend on the machine.
 
@@ -17,8 +19,18 @@ const runs = (name: string) => !process.argv.includes('--only') || only === name
 const load = quick ? { warmup: 50, samples: 200, concurrency: 16, seconds: 2 } : { warmup: 300, samples: 2000, concurrency: 16, seconds: 8 };
 const TOKEN = 'bench-token-0123456789';
 
+// The tutor's OpenAI endpoint is an instant local provider, and the prompt quota never refuses.
+const provider = await startInstantProvider();
 const server = await startLocalServer({
-  env: { ...process.env, PORT: '0', TN_LOCAL_TOKEN: TOKEN, TN_DATA_DIR: `${os.tmpdir()}/tn-bench-data`, TN_TABLE_NAME: 'tn-bench' },
+  env: {
+    ...process.env,
+    PORT: '0',
+    TN_LOCAL_TOKEN: TOKEN,
+    TN_DATA_DIR: `${os.tmpdir()}/tn-bench-data`,
+    TN_TABLE_NAME: 'tn-bench',
+    TN_OPENAI_BASE_URL: provider.baseUrl,
+    TN_PROMPTS_PER_DAY: '10000000',
+  },
 });
 const bare = await startBareSdkServer();
 const machine = { cpus: os.cpus().length, node: process.version, date: new Date().toISOString() };
@@ -83,9 +95,31 @@ try {
       },
     });
   }
+  if (runs('session')) {
+    const session = await measureSession(
+      { url: server.url, token: TOKEN, providerBaseUrl: provider.baseUrl, store: server.services.store },
+      { warmup: 30, samples: quick ? 100 : 400, concurrency: load.concurrency, seconds: load.seconds },
+    );
+    const { streamed, plain, throughput } = session;
+    await report('session', {
+      machine,
+      ...session,
+      baseline: { name: 'bare SDK server, trivial tool', ...baseline },
+      ratios: {
+        firstProgressVsDirectProvider: percentileRatios(streamed.ours.firstProgressMs, streamed.directProvider.firstDeltaMs),
+        resultVsDirectProvider: percentileRatios(streamed.ours.resultMs, streamed.directProvider.finishMs),
+        plainVsDirectProvider: percentileRatios(plain.ours.resultMs, plain.directProvider.resultMs),
+        resultVsBaseline: percentileRatios(streamed.ours.resultMs, baseline.latencyMs),
+        plainVsBaseline: percentileRatios(plain.ours.resultMs, baseline.latencyMs),
+        asksPerSecondVsBaselineCalls: round(throughput.ownSessions.asksPerSecond / baseline.callsPerSecond, 2),
+        oneSessionVsOwnSessions: round(throughput.oneSession.asksPerSecond / throughput.ownSessions.asksPerSecond, 2),
+      },
+    });
+  }
 } finally {
   await bare.close();
   await server.stop();
+  await provider.close();
 }
 
 async function report(name: string, results: Record<string, unknown>) {
@@ -99,4 +133,8 @@ function ratios(measured: Awaited<ReturnType<typeof measure>>, base: Awaited<Ret
     p99: round(measured.latencyMs.p99 / base.latencyMs.p99, 2),
     callsPerSecond: round(measured.callsPerSecond / base.callsPerSecond, 2),
   };
+}
+
+function percentileRatios(measured: { p50: number; p99: number }, base: { p50: number; p99: number }) {
+  return { p50: round(measured.p50 / base.p50, 2), p99: round(measured.p99 / base.p99, 2) };
 }
