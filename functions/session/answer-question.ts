@@ -1,5 +1,5 @@
 import type { ToolContext } from '../shared/tools/tool-context.js';
-import { getPreferences } from '../user/preferences.js';
+import type { Preferences } from '../user/preferences.js';
 import { releaseAnswering, transitionAskRequestItem } from './ask-requests.js';
 import { appendEvents, readEventsAfter } from './event-log.js';
 import { releasePrompt, type PromptReservation } from './prompt-quota.js';
@@ -39,6 +39,7 @@ export async function answerQuestion(
     clientEventId: string;
     emittedBefore: string[];
     deviceId: string | null;
+    responseLength: Preferences['responseLength'];
   },
 ): Promise<AskOutcome> {
   const { services } = ctx;
@@ -47,8 +48,8 @@ export async function answerQuestion(
   let text: string;
   let prompt: ReturnType<typeof buildTutorPrompt>;
   try {
-    const [history, responseLength] = await Promise.all([historyBefore(ctx, session, question.seq), responseLengthFor(ctx)]);
-    prompt = buildTutorPrompt({ session, history, question: question.content, responseLength, maxToolCalls: services.config.tutor.maxToolCalls });
+    const history = await historyBefore(ctx, session, question.seq);
+    prompt = buildTutorPrompt({ session, history, question: question.content, responseLength: args.responseLength, maxToolCalls: services.config.tutor.maxToolCalls });
     let streamed = 0;
     const turn = await runTutorTurn({
       model: createModel(args.target),
@@ -78,6 +79,7 @@ export async function answerQuestion(
     now: ctx.now,
     retentionDays: services.config.tutor.retentionDays,
     sessionId: session.sessionId,
+    initial: session,
     // An answer already paid for is recorded even if the session ended while it was being written.
     plan: () => ({
       events: [{ type: 'assistant_message', role: 'assistant', content: text, deviceId: args.deviceId, clientEventId: args.clientEventId, refersTo: question.eventId }],
@@ -113,8 +115,4 @@ async function historyBefore(ctx: ToolContext, session: SessionRecord, questionS
   return (await readEventsAfter(ctx.services.store, session.sessionId, from, count)).events;
 }
 
-async function responseLengthFor(ctx: ToolContext) {
-  if (ctx.principal.kind !== 'user') return 'standard' as const;
-  return (await getPreferences(ctx.services.store, ctx.principal.userId)).responseLength;
-}
 

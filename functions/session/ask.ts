@@ -12,7 +12,8 @@ import {
   type AskRequest,
 } from './ask-requests.js';
 import { assertActive, saveDraft, type LogDeps } from './drafts.js';
-import { AppendConditionFailed, appendEvents, readEvent } from './event-log.js';
+import { AppendConditionFailed, appendEvents, readEvent, type TransactItem } from './event-log.js';
+import { loadCallerProfile, type CallerProfile } from './caller-profile.js';
 import { releasePrompt, reservePrompt, type PromptReservation } from './prompt-quota.js';
 import type { SessionEvent, SessionRecord } from './session-model.js';
 import { answerQuestion, type AskOutcome } from './answer-question.js';
@@ -28,6 +29,16 @@ export interface AskInput {
   deviceId: string | null;
 }
 
+/** Everything one ask carries through its steps. */
+interface Turn {
+  ctx: ToolContext;
+  createModel: LanguageModelFactory;
+  log: LogDeps;
+  caller: CallerProfile;
+  session: SessionRecord;
+  input: AskInput;
+}
+
 /**
  * One ask, start to finish: idempotency by clientEventId, drafts, quota reserved before the provider
  * is called and released if it fails, the question kept whatever happens, the answer appended with
@@ -36,10 +47,15 @@ export interface AskInput {
 export async function askTutor(ctx: ToolContext, createModel: LanguageModelFactory, input: AskInput, retried = false): Promise<AskOutcome> {
   const store = ctx.services.store;
   const log: LogDeps = { store, now: ctx.now, retentionDays: ctx.services.config.tutor.retentionDays };
-  const session = await openSession(store, input.sessionId, ctx.principal, ctx.now());
   const clientEventId = input.clientEventId ?? ulid();
   const hash = contentHash(input.message);
-  const existing = input.clientEventId ? await getAskRequest(store, input.sessionId, clientEventId) : undefined;
+  // Independent reads in one round trip's time: the session, the idempotency record, the caller.
+  const [session, existing, caller] = await Promise.all([
+    openSession(store, input.sessionId, ctx.principal, ctx.now()),
+    input.clientEventId ? getAskRequest(store, input.sessionId, clientEventId) : Promise.resolve(undefined),
+    loadCallerProfile(ctx.services, ctx.principal),
+  ]);
+  const turn: Turn = { ctx, createModel, log, caller, session, input };
 
   try {
     if (existing) {
@@ -54,15 +70,43 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
       }
       assertActive(session);
       if (existing.state === 'draft' && input.draft) return draftOutcome(existing, clientEventId);
-      if (existing.state === 'draft') return await sendDraft(ctx, createModel, log, session, existing, input);
-      return await retryAnswer(ctx, createModel, session, existing, input);
+      if (existing.state === 'draft') {
+        return await sendQuestion(turn, {
+          clientEventId,
+          refersTo: existing.draftEventId ?? null,
+          emittedBefore: existing.eventsEmitted,
+          requestItems: (event, _expiresAt, leaseUntil) => [
+            transitionAskRequestItem(store, session.sessionId, clientEventId, 'draft', {
+              state: 'sent',
+              userEventId: event.eventId,
+              userSeq: event.seq,
+              eventsEmitted: [...existing.eventsEmitted, event.eventId],
+              answeringUntil: leaseUntil,
+            }),
+            deleteDraftItem(store, session.sessionId, clientEventId),
+          ],
+        });
+      }
+      return await retryAnswer(turn, existing);
     }
     assertActive(session);
     if (input.draft) {
       const draft = await saveDraft(log, { sessionId: input.sessionId, message: input.message, clientEventId, deviceId: input.deviceId });
       return { response: '', eventsEmitted: [draft.eventId], status: 'draft', clientEventId, questionSeq: draft.seq, answerSeq: null, model: null, lookups: [] };
     }
-    return await sendNew(ctx, createModel, log, input, clientEventId, hash);
+    return await sendQuestion(turn, {
+      clientEventId,
+      refersTo: null,
+      emittedBefore: [],
+      requestItems: (event, expiresAt, leaseUntil) => [
+        putAskRequestItem(
+          store,
+          input.sessionId,
+          { clientEventId, contentHash: hash, state: 'sent', deviceId: input.deviceId, userEventId: event.eventId, userSeq: event.seq, eventsEmitted: [event.eventId], answeringUntil: leaseUntil },
+          expiresAt,
+        ),
+      ],
+    });
   } catch (error) {
     // Another request with the same clientEventId moved first: decide again from what it wrote.
     if (error instanceof AppendConditionFailed && !retried) return askTutor(ctx, createModel, input, true);
@@ -70,85 +114,71 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
   }
 }
 
-async function sendNew(ctx: ToolContext, createModel: LanguageModelFactory, log: LogDeps, input: AskInput, clientEventId: string, hash: string) {
-  const target = await resolveModelTarget(ctx.services, ctx.principal);
-  const reservation = await reservePrompt(ctx.services, ctx.principal, ctx.now());
-  const leaseUntil = leaseEnd(ctx);
-  let question: SessionEvent;
-  let session: SessionRecord;
-  try {
-    const appended = await appendEvents(log.store, {
-      ...log,
-      sessionId: input.sessionId,
-      plan: (current) => {
-        assertActive(current);
-        return {
-          events: [{ type: 'user_message', role: 'user', content: input.message, deviceId: input.deviceId, clientEventId, refersTo: null }],
-          items: ([event], expiresAt) => [
-            putAskRequestItem(
-              log.store,
-              input.sessionId,
-              { clientEventId, contentHash: hash, state: 'sent', deviceId: input.deviceId, userEventId: event!.eventId, userSeq: event!.seq, eventsEmitted: [event!.eventId], answeringUntil: leaseUntil },
-              expiresAt,
-            ),
-          ],
-        };
-      },
-    });
-    question = appended.events[0]!;
-    session = appended.session;
-  } catch (error) {
-    await releasePrompt(ctx.services, reservation);
-    throw error;
+/**
+ * Which model answers and one prompt of quota, resolved together: if the model cannot be resolved
+ * (no key, decryption failed) the prompt is given back at once.
+ */
+async function prepareModelAndQuota(turn: Turn): Promise<{ target: ModelTarget; reservation: PromptReservation }> {
+  const { ctx, caller } = turn;
+  const [target, reservation] = await Promise.allSettled([
+    resolveModelTarget(ctx.services, ctx.principal, caller.preferences),
+    reservePrompt(ctx.services, ctx.principal, ctx.now(), caller.promptLimit),
+  ]);
+  if (target.status === 'rejected') {
+    if (reservation.status === 'fulfilled') await releasePrompt(ctx.services, reservation.value);
+    throw target.reason;
   }
-  return answerQuestion(ctx, createModel, { session, question, reservation, target, clientEventId, emittedBefore: [question.eventId], deviceId: input.deviceId });
+  if (reservation.status === 'rejected') throw reservation.reason;
+  return { target: target.value, reservation: reservation.value };
 }
 
-async function sendDraft(ctx: ToolContext, createModel: LanguageModelFactory, log: LogDeps, session: SessionRecord, draft: AskRequest, input: AskInput) {
-  const target = await resolveModelTarget(ctx.services, ctx.principal);
-  const reservation = await reservePrompt(ctx.services, ctx.principal, ctx.now());
+/** Appends the student's message (a new ask, or a draft being sent) and has it answered. */
+async function sendQuestion(
+  turn: Turn,
+  args: {
+    clientEventId: string;
+    refersTo: string | null;
+    emittedBefore: string[];
+    requestItems: (question: SessionEvent, expiresAt: string, leaseUntil: string) => TransactItem[];
+  },
+): Promise<AskOutcome> {
+  const { ctx, log, input } = turn;
+  const { target, reservation } = await prepareModelAndQuota(turn);
   const leaseUntil = leaseEnd(ctx);
-  let question: SessionEvent;
+  let appended: { session: SessionRecord; events: SessionEvent[] };
   try {
-    const appended = await appendEvents(log.store, {
+    appended = await appendEvents(log.store, {
       ...log,
-      sessionId: session.sessionId,
+      sessionId: input.sessionId,
+      initial: turn.session,
       plan: (current) => {
         assertActive(current);
         return {
-          events: [{ type: 'user_message', role: 'user', content: input.message, deviceId: input.deviceId, clientEventId: draft.clientEventId, refersTo: draft.draftEventId ?? null }],
-          items: ([event]) => [
-            transitionAskRequestItem(log.store, session.sessionId, draft.clientEventId, 'draft', {
-              state: 'sent',
-              userEventId: event!.eventId,
-              userSeq: event!.seq,
-              eventsEmitted: [...draft.eventsEmitted, event!.eventId],
-              answeringUntil: leaseUntil,
-            }),
-            deleteDraftItem(log.store, session.sessionId, draft.clientEventId),
-          ],
+          events: [{ type: 'user_message', role: 'user', content: input.message, deviceId: input.deviceId, clientEventId: args.clientEventId, refersTo: args.refersTo }],
+          items: ([event], expiresAt) => args.requestItems(event!, expiresAt, leaseUntil),
         };
       },
     });
-    question = appended.events[0]!;
-    session = appended.session;
   } catch (error) {
     await releasePrompt(ctx.services, reservation);
     throw error;
   }
-  return answerQuestion(ctx, createModel, {
-    session,
+  const question = appended.events[0]!;
+  return answerQuestion(ctx, turn.createModel, {
+    session: appended.session,
     question,
     reservation,
     target,
-    clientEventId: draft.clientEventId,
-    emittedBefore: [...draft.eventsEmitted, question.eventId],
+    clientEventId: args.clientEventId,
+    emittedBefore: [...args.emittedBefore, question.eventId],
     deviceId: input.deviceId,
+    responseLength: turn.caller.preferences.responseLength,
   });
 }
 
 /** The question was stored but not answered (the provider failed, or the caller went away): answer it now. */
-async function retryAnswer(ctx: ToolContext, createModel: LanguageModelFactory, session: SessionRecord, request: AskRequest, input: AskInput) {
+async function retryAnswer(turn: Turn, request: AskRequest): Promise<AskOutcome> {
+  const { ctx, session } = turn;
   const store = ctx.services.store;
   if (!(await claimAnswering(store, session.sessionId, request.clientEventId, ctx.now(), leaseMs(ctx)))) {
     const until = request.answeringUntil ? Date.parse(request.answeringUntil) : ctx.now().getTime();
@@ -159,25 +189,23 @@ async function retryAnswer(ctx: ToolContext, createModel: LanguageModelFactory, 
       'Wait details.retryAfter seconds, then call again with the same clientEventId to get the answer.',
     );
   }
-  let target: ModelTarget;
-  let reservation: PromptReservation;
+  let prepared: Awaited<ReturnType<typeof prepareModelAndQuota>>;
   try {
-    target = await resolveModelTarget(ctx.services, ctx.principal);
-    reservation = await reservePrompt(ctx.services, ctx.principal, ctx.now());
+    prepared = await prepareModelAndQuota(turn);
   } catch (error) {
     await releaseAnswering(store, session.sessionId, request.clientEventId);
     throw error;
   }
   const question = await readEvent(store, session.sessionId, request.userSeq!);
   if (!question) throw new Error(`question seq ${request.userSeq} of a sent ask is missing`);
-  return answerQuestion(ctx, createModel, {
+  return answerQuestion(ctx, turn.createModel, {
     session,
     question,
-    reservation,
-    target,
+    ...prepared,
     clientEventId: request.clientEventId,
     emittedBefore: request.eventsEmitted,
-    deviceId: input.deviceId,
+    deviceId: turn.input.deviceId,
+    responseLength: turn.caller.preferences.responseLength,
   });
 }
 

@@ -43,10 +43,17 @@ const MAX_ATTEMPTS = 40;
  */
 export async function appendEvents(
   store: Store,
-  args: { sessionId: string; now: () => Date; retentionDays: number; plan: (session: SessionRecord) => AppendPlan },
+  args: {
+    sessionId: string;
+    now: () => Date;
+    retentionDays: number;
+    plan: (session: SessionRecord) => AppendPlan;
+    /** The session as the caller just read it: the first attempt's guess, saving a read; a stale one only costs a retry. */
+    initial?: SessionRecord;
+  },
 ): Promise<{ session: SessionRecord; events: SessionEvent[] }> {
   for (let attempt = 1; ; attempt++) {
-    const session = await readSession(store, args.sessionId);
+    const session = attempt === 1 && args.initial ? args.initial : await readSession(store, args.sessionId);
     const plan = args.plan(session);
     if (!plan.events.length && !plan.metaSet) return { session, events: [] };
     const now = args.now();

@@ -3,7 +3,6 @@ import type { Services } from '../shared/services.js';
 import { ANONYMOUS_QUOTA_OWNER } from '../shared/store/keys.js';
 import { consumeQuota, quotaWindow, releaseQuota, type QuotaWindow } from '../shared/store/quota-counter.js';
 import { ToolError } from '../shared/tools/errors.js';
-import { getSubscription, planLimits } from '../user/plans.js';
 import { DAY_MS, PROMPT_QUOTA_KIND } from '../user/quota-usage.js';
 
 export interface PromptReservation {
@@ -15,12 +14,8 @@ export interface PromptReservation {
  * Takes one prompt of today's quota before the provider is called (the conditional-write primitive, so
  * concurrent asks can never pass the limit). Anonymous sessions share the operator's pool.
  */
-export async function reservePrompt(services: Services, principal: Principal, now: Date): Promise<PromptReservation> {
+export async function reservePrompt(services: Services, principal: Principal, now: Date, max: number): Promise<PromptReservation> {
   const owner = principal.kind === 'user' ? principal.userId : ANONYMOUS_QUOTA_OWNER;
-  const max =
-    principal.kind === 'user'
-      ? planLimits((await getSubscription(services.store, principal.userId)).plan, services.config).promptsPerDay
-      : services.config.tutor.anonymousPromptsPerDay;
   const window = quotaWindow(DAY_MS, now);
   const result = await consumeQuota(services.store, { userId: owner, kind: PROMPT_QUOTA_KIND, max, window });
   if (!result.admitted) {

@@ -5,16 +5,16 @@ import type { Services } from '../../shared/services.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { checkBaseUrl } from '../../user/base-url-policy.js';
 import { readStoredCredential, readStoredCredentials, type StoredCredential } from '../../user/byok-credentials.js';
-import { getPreferences } from '../../user/preferences.js';
+import type { Preferences } from '../../user/preferences.js';
 import { DEFAULT_MODELS, type ModelTarget } from './language-model.js';
 
 /**
  * Whose model answers: the user's default BYOK credential, else their only one, else the operator's
  * default provider. Anonymous callers only ever get the operator's.
  */
-export async function resolveModelTarget(services: Services, principal: Principal): Promise<ModelTarget> {
+export async function resolveModelTarget(services: Services, principal: Principal, preferences: Preferences): Promise<ModelTarget> {
   if (principal.kind === 'user') {
-    const credential = await chooseCredential(services, principal.userId);
+    const credential = await chooseCredential(services, principal.userId, preferences);
     if (credential) return byokTarget(services, principal.userId, credential);
   }
   const operator = operatorTarget(services);
@@ -33,8 +33,7 @@ export function hasOperatorModel(services: Services): boolean {
   return services.config.tutor.defaultLlm !== undefined;
 }
 
-async function chooseCredential(services: Services, userId: string): Promise<StoredCredential | undefined> {
-  const preferences = await getPreferences(services.store, userId);
+async function chooseCredential(services: Services, userId: string, preferences: Preferences): Promise<StoredCredential | undefined> {
   if (preferences.defaultCredentialId) {
     const chosen = await readStoredCredential(services.store, userId, preferences.defaultCredentialId);
     if (chosen) return chosen;
