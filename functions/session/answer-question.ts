@@ -1,3 +1,4 @@
+import type { Store } from '../shared/store/dynamo-client.js';
 import type { ToolContext } from '../shared/tools/tool-context.js';
 import type { Preferences } from '../user/preferences.js';
 import { releaseAnswering, transitionAskRequestItem } from './ask-requests.js';
@@ -40,6 +41,8 @@ export async function answerQuestion(
     emittedBefore: string[];
     deviceId: string | null;
     responseLength: Preferences['responseLength'];
+    /** The history before this question, already being read (when its seq was the one expected). */
+    prefetchedHistory?: Promise<SessionEvent[]>;
   },
 ): Promise<AskOutcome> {
   const { services } = ctx;
@@ -48,7 +51,7 @@ export async function answerQuestion(
   let text: string;
   let prompt: ReturnType<typeof buildTutorPrompt>;
   try {
-    const history = await historyBefore(ctx, session, question.seq);
+    const history = await (args.prefetchedHistory ?? historyBefore(services.store, session, question.seq));
     prompt = buildTutorPrompt({ session, history, question: question.content, responseLength: args.responseLength, maxToolCalls: services.config.tutor.maxToolCalls });
     let streamed = 0;
     const turn = await runTutorTurn({
@@ -108,11 +111,12 @@ export async function answerQuestion(
   };
 }
 
-async function historyBefore(ctx: ToolContext, session: SessionRecord, questionSeq: number): Promise<SessionEvent[]> {
+/** The events the prompt may use before a question: after the running summary, at most HISTORY_WINDOW. */
+export async function historyBefore(store: Store, session: SessionRecord, questionSeq: number): Promise<SessionEvent[]> {
   const from = Math.max(session.summary?.throughSeq ?? 0, questionSeq - 1 - HISTORY_WINDOW);
   const count = questionSeq - 1 - from;
   if (count <= 0) return [];
-  return (await readEventsAfter(ctx.services.store, session.sessionId, from, count)).events;
+  return (await readEventsAfter(store, session.sessionId, from, count)).events;
 }
 
 

@@ -16,7 +16,7 @@ import { AppendConditionFailed, appendEvents, readEvent, type TransactItem } fro
 import { loadCallerProfile, type CallerProfile } from './caller-profile.js';
 import { releasePrompt, reservePrompt, type PromptReservation } from './prompt-quota.js';
 import type { SessionEvent, SessionRecord } from './session-model.js';
-import { answerQuestion, type AskOutcome } from './answer-question.js';
+import { answerQuestion, historyBefore, type AskOutcome } from './answer-question.js';
 import { openSession } from './session-store.js';
 import type { LanguageModelFactory, ModelTarget } from './tutor/language-model.js';
 import { resolveModelTarget } from './tutor/model-target.js';
@@ -121,7 +121,7 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
 async function prepareModelAndQuota(turn: Turn): Promise<{ target: ModelTarget; reservation: PromptReservation }> {
   const { ctx, caller } = turn;
   const [target, reservation] = await Promise.allSettled([
-    resolveModelTarget(ctx.services, ctx.principal, caller.preferences),
+    resolveModelTarget(ctx.services, ctx.principal, caller),
     reservePrompt(ctx.services, ctx.principal, ctx.now(), caller.promptLimit),
   ]);
   if (target.status === 'rejected') {
@@ -145,6 +145,10 @@ async function sendQuestion(
   const { ctx, log, input } = turn;
   const { target, reservation } = await prepareModelAndQuota(turn);
   const leaseUntil = leaseEnd(ctx);
+  // The question most likely gets the next seq: read the history before it while it is written.
+  const expectedSeq = turn.session.lastSeq + 1;
+  const history = historyBefore(ctx.services.store, turn.session, expectedSeq);
+  history.catch(() => undefined);
   let appended: { session: SessionRecord; events: SessionEvent[] };
   try {
     appended = await appendEvents(log.store, {
@@ -173,6 +177,7 @@ async function sendQuestion(
     emittedBefore: [...args.emittedBefore, question.eventId],
     deviceId: input.deviceId,
     responseLength: turn.caller.preferences.responseLength,
+    prefetchedHistory: question.seq === expectedSeq ? history : undefined,
   });
 }
 

@@ -202,10 +202,3 @@ export async function readStoredCredentials(store: Store, userId: string, limit:
   );
   return (result.Items ?? []).map((item) => StoredCredentialSchema.parse(item));
 }
-
-export async function readStoredCredential(store: Store, userId: string, credentialId: string): Promise<StoredCredential | undefined> {
-  const result = await store.doc.send(
-    new GetCommand({ TableName: store.tableName, Key: keys.byokCredential(userId, credentialId), ConsistentRead: true }),
-  );
-  return result.Item ? StoredCredentialSchema.parse(result.Item) : undefined;
-}

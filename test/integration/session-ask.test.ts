@@ -252,3 +252,21 @@ describe('a long session', () => {
     expect(conversation.reduce((sum, m) => sum + m.content.length, 0) / 4).toBeLessThanOrEqual(6000 + 10);
   });
 });
+
+describe('choosing the key', () => {
+  it('asks the user to pick a default when they have several keys, and then uses the default', async () => {
+    const sessionId = await startSession(SECOND_TOKEN);
+    const second = await server.rest('tn_user_byok_add', { provider: 'openai', apiKey: OPENAI_KEY, label: 'second' }, SECOND_TOKEN);
+    expect(second.status).toBe(200);
+    const unsure = await server.rest('tn_session_ask', { sessionId, message: 'Which key?' }, SECOND_TOKEN);
+    expect(unsure.status).toBe(422);
+    expect(unsure.body.message).toContain('tn_user_preferences_set');
+    expect(provider.requests).toHaveLength(0);
+    expect((await server.rest('tn_user_quota', {}, SECOND_TOKEN)).body.prompts.current).toBe(2);
+
+    await server.rest('tn_user_preferences_set', { defaultCredentialId: second.body.credentialId }, SECOND_TOKEN);
+    const answered = await server.rest('tn_session_ask', { sessionId, message: 'Which key now?' }, SECOND_TOKEN);
+    expect(answered.body.model).toMatchObject({ source: 'byok', provider: 'openai' });
+    expect(provider.requests.at(-1)!.apiKey).toBe(OPENAI_KEY);
+  });
+});

@@ -4,7 +4,7 @@ import { openSecret } from '../../shared/crypto/envelope.js';
 import type { Services } from '../../shared/services.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { checkBaseUrl } from '../../user/base-url-policy.js';
-import { readStoredCredential, readStoredCredentials, type StoredCredential } from '../../user/byok-credentials.js';
+import type { StoredCredential } from '../../user/byok-credentials.js';
 import type { Preferences } from '../../user/preferences.js';
 import { DEFAULT_MODELS, type ModelTarget } from './language-model.js';
 
@@ -12,9 +12,13 @@ import { DEFAULT_MODELS, type ModelTarget } from './language-model.js';
  * Whose model answers: the user's default BYOK credential, else their only one, else the operator's
  * default provider. Anonymous callers only ever get the operator's.
  */
-export async function resolveModelTarget(services: Services, principal: Principal, preferences: Preferences): Promise<ModelTarget> {
+export async function resolveModelTarget(
+  services: Services,
+  principal: Principal,
+  caller: { preferences: Preferences; credentials: StoredCredential[] },
+): Promise<ModelTarget> {
   if (principal.kind === 'user') {
-    const credential = await chooseCredential(services, principal.userId, preferences);
+    const credential = chooseCredential(caller.preferences, caller.credentials);
     if (credential) return byokTarget(services, principal.userId, credential);
   }
   const operator = operatorTarget(services);
@@ -33,12 +37,9 @@ export function hasOperatorModel(services: Services): boolean {
   return services.config.tutor.defaultLlm !== undefined;
 }
 
-async function chooseCredential(services: Services, userId: string, preferences: Preferences): Promise<StoredCredential | undefined> {
-  if (preferences.defaultCredentialId) {
-    const chosen = await readStoredCredential(services.store, userId, preferences.defaultCredentialId);
-    if (chosen) return chosen;
-  }
-  const stored = await readStoredCredentials(services.store, userId, 2);
+function chooseCredential(preferences: Preferences, stored: StoredCredential[]): StoredCredential | undefined {
+  const chosen = stored.find((credential) => credential.credentialId === preferences.defaultCredentialId);
+  if (chosen) return chosen;
   if (stored.length > 1) {
     throw ToolError.unprocessable(
       'You have several provider keys and none is the default: choose one with tn_user_preferences_set { defaultCredentialId }.',
