@@ -270,3 +270,15 @@ describe('choosing the key', () => {
     expect(provider.requests.at(-1)!.apiKey).toBe(OPENAI_KEY);
   });
 });
+
+describe('starting a session', () => {
+  it('accepts seed 000\'s nested context as well as top-level fields, top-level winning', async () => {
+    const nested = await server.rest('tn_session_start', { context: { course: 'langara:CPSC 1150', topic: 'arrays', tutoringStyle: 'direct' } });
+    expect(nested.body.state.context).toMatchObject({ course: 'langara:CPSC 1150', topic: 'arrays', tutoringStyle: 'direct' });
+    const both = await server.rest('tn_session_start', { topic: 'loops', context: { course: 'sfu:CMPT 120', topic: 'ignored' } });
+    expect(both.body.state.context).toMatchObject({ course: 'sfu:CMPT 120', topic: 'loops' });
+    const unknown = await server.rest('tn_session_start', { context: { userId: 'someone-else' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details.fields[0].field).toBe('context.userId');
+  });
+});

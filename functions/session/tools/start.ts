@@ -9,10 +9,16 @@ import { createSession } from '../session-store.js';
 import { hasOperatorModel } from '../tutor/model-target.js';
 import { WRITE } from './session-tool.js';
 
-const input = z.strictObject({
+const contextFields = {
   course: CourseRefInput.optional().describe('Course the session is about, e.g. "sfu:CMPT 120"; grounds the tutor in its catalog entry'),
   topic: z.string().trim().min(1).max(200).optional().describe('What the student wants to work on, e.g. "recursion"'),
   tutoringStyle: z.enum(TUTORING_STYLES).optional().describe('Overrides the preference for this session: socratic, direct or balanced'),
+};
+
+const input = z.strictObject({
+  ...contextFields,
+  // Seed 000 passes these inside `context`; both shapes are accepted, top-level fields win.
+  context: z.strictObject(contextFields).optional().describe('The same fields nested, as in seed 000: { course, topic, tutoringStyle }'),
 });
 
 export const startTool = defineTool({
@@ -31,8 +37,11 @@ export const startTool = defineTool({
   examples: [
     { description: 'Start a session on an SFU course', input: { course: 'sfu:CMPT 120', topic: 'loops' }, expect: 'success' },
     { description: 'A course that is not in the catalog', input: { course: 'sfu:ZZZZ 999' }, expect: 'NOT_FOUND' },
+    { description: 'The seed 000 shape, with the context nested', input: { context: { course: 'langara:CPSC 1150', topic: 'arrays' } }, expect: 'success' },
   ],
-  async handler(args, ctx) {
+  async handler(given, ctx) {
+    const { context = {}, ...direct } = given;
+    const args = { course: direct.course ?? context.course, topic: direct.topic ?? context.topic, tutoringStyle: direct.tutoringStyle ?? context.tutoringStyle };
     const now = ctx.now();
     if (ctx.principal.kind !== 'user' && !hasOperatorModel(ctx.services)) {
       throw new ToolError('UNAUTHORIZED', 'Anonymous sessions are not offered here: sign in (Authorization: Bearer <token>) to start a session.');
