@@ -55,11 +55,11 @@ export async function answerQuestion(
     prompt = buildTutorPrompt({ session, history, question: question.content, responseLength: args.responseLength, maxToolCalls: services.config.tutor.maxToolCalls });
     let streamed = 0;
     const turn = await runTutorTurn({
-      model: createModel(args.target),
+      model: await createModel(args.target),
       target: args.target,
       instructions: prompt.instructions,
       messages: prompt.messages,
-      tools: tutorLookupTools(ctx, services.config.tutor.maxToolCalls, lookups),
+      tools: await tutorLookupTools(ctx, services.config.tutor.maxToolCalls, lookups),
       maxToolCalls: services.config.tutor.maxToolCalls,
       timeoutMs: services.config.tutor.llmTimeoutMs,
       signal: ctx.signal,

@@ -1,7 +1,3 @@
-import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { DefaultLlmProvider } from '../../shared/config.js';
 
@@ -20,20 +16,32 @@ export interface ModelTarget {
 }
 
 /** Turns a target into an AI SDK model. Tests replace it only where a provider cannot run here (Bedrock). */
-export type LanguageModelFactory = (target: ModelTarget) => LanguageModel;
+export type LanguageModelFactory = (target: ModelTarget) => Promise<LanguageModel>;
 
-export const createLanguageModel: LanguageModelFactory = (target) => {
+/**
+ * Provider SDKs are loaded on first use, not at cold start: most session calls (history, sync) and the
+ * /mcp router, which bundles every definition, never call a model.
+ */
+export const createLanguageModel: LanguageModelFactory = async (target) => {
   switch (target.provider) {
-    case 'openai':
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
       // Chat Completions, the protocol every OpenAI-compatible gateway also speaks.
       return createOpenAI({ apiKey: target.apiKey, baseURL: target.baseUrl }).chat(target.model);
-    case 'anthropic':
+    }
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
       return createAnthropic({ apiKey: target.apiKey, baseURL: target.baseUrl })(target.model);
-    case 'openai-compatible':
+    }
+    case 'openai-compatible': {
       if (!target.baseUrl) throw new Error('openai-compatible needs a base URL');
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({ name: 'openai-compatible', apiKey: target.apiKey, baseURL: target.baseUrl, includeUsage: true })(target.model);
-    case 'bedrock':
+    }
+    case 'bedrock': {
+      const { createAmazonBedrock } = await import('@ai-sdk/amazon-bedrock');
       // IAM credentials of the function (AWS_* environment variables in Lambda); no key is stored.
       return createAmazonBedrock({ region: target.region })(target.model);
+    }
   }
 };

@@ -1,4 +1,5 @@
-import { APICallError, generateText, isStepCount, RetryError, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { ToolError } from '../../shared/tools/errors.js';
 import type { ModelTarget } from './language-model.js';
 
@@ -29,6 +30,8 @@ export async function runTutorTurn(args: {
   let text = '';
   let failure: unknown;
   let usage: { inputTokens?: number; outputTokens?: number } = {};
+  // Loaded with the first turn, not at cold start (see language-model.ts).
+  const { generateText, isStepCount, streamText } = await import('ai');
   const options = {
     model: args.model,
     instructions: args.instructions,
@@ -87,7 +90,7 @@ function providerTimeout(timeoutMs: number): ToolError {
 
 /** Maps a provider failure to the ErrorResponse the agent can act on. */
 export function providerFailure(error: unknown, target: ModelTarget): ToolError {
-  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  const cause = isRetryError(error) ? error.lastError : error;
   const status = APICallError.isInstance(cause) ? cause.statusCode : statusOf(cause);
   const retryAfter = APICallError.isInstance(cause) ? retryAfterOf(cause.responseHeaders) : undefined;
   const kept = 'Your message is saved and nothing was charged.';
@@ -116,6 +119,11 @@ export function providerFailure(error: unknown, target: ModelTarget): ToolError 
     { reason: status ? `provider responded ${status}` : 'provider unreachable', retryAfter: retryAfter ?? (status === 429 ? 20 : 5) },
     `${kept} Retry tn_session_ask with the same clientEventId after details.retryAfter seconds.`,
   );
+}
+
+/** The AI SDK's RetryError (retries exhausted) carries the last attempt's error; recognised by shape so 'ai' loads lazily. */
+function isRetryError(error: unknown): error is { lastError: unknown } {
+  return typeof error === 'object' && error !== null && 'lastError' in error && Array.isArray((error as { errors?: unknown }).errors);
 }
 
 function statusOf(error: unknown): number | undefined {

@@ -1,5 +1,4 @@
-import { jsonSchema, tool, type ToolSet } from 'ai';
-import type { JSONSchema7 } from 'ai';
+import type { JSONSchema7, ToolSet } from 'ai';
 import { equivalentElsewhereTool } from '../../course/tools/equivalent-elsewhere.js';
 import { getTool } from '../../course/tools/get.js';
 import { outlineTool } from '../../course/tools/outline.js';
@@ -25,8 +24,9 @@ export interface LookupLog {
  * caching, the caller's own principal), and the count is bounded: past the limit the model is told to
  * answer with what it has.
  */
-export function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: LookupLog): ToolSet {
+export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: LookupLog): Promise<ToolSet> {
   if (maxCalls <= 0) return {};
+  const { jsonSchema, tool } = await import('ai');
   const tools: ToolSet = {};
   for (const definition of TUTOR_LOOKUP_TOOLS) {
     const name = ctx.registry.servedName(definition);
