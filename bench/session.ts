@@ -256,7 +256,7 @@ async function directAsk(baseUrl: string, history: DirectHistory, how: { stream:
     instructions: prompt.instructions,
     messages: prompt.messages,
     // Described to the model, never executed: the instant provider calls no tools.
-    tools: await tutorLookupTools({ registry } as unknown as ToolContext, MAX_TOOL_CALLS, { calls: [] }),
+    tools: await tutorLookupTools({ registry } as unknown as ToolContext, MAX_TOOL_CALLS, { started: 0, calls: [] }),
     stopWhen: isStepCount(MAX_TOOL_CALLS + 1),
     prepareStep: ({ stepNumber }: { stepNumber: number }) => (stepNumber >= MAX_TOOL_CALLS ? { toolChoice: 'none' as const } : undefined),
     maxRetries: 0,

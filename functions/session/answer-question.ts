@@ -1,11 +1,11 @@
 import type { Store } from '../shared/store/dynamo-client.js';
+import { ToolError } from '../shared/tools/errors.js';
 import type { ToolContext } from '../shared/tools/tool-context.js';
 import type { Preferences } from '../user/preferences.js';
 import { releaseAnswering, transitionAskRequestItem } from './ask-requests.js';
 import { appendEvents, readEventsAfter } from './event-log.js';
 import { releasePrompt, type PromptReservation } from './prompt-quota.js';
 import type { SessionEvent, SessionRecord } from './session-model.js';
-import { refreshItemExpiry } from './session-store.js';
 import type { LanguageModelFactory, ModelTarget } from './tutor/language-model.js';
 import { runTutorTurn } from './tutor/run-turn.js';
 import { buildTutorPrompt } from './tutor/tutor-prompt.js';
@@ -47,7 +47,7 @@ export async function answerQuestion(
 ): Promise<AskOutcome> {
   const { services } = ctx;
   const { session, question } = args;
-  const lookups: LookupLog = { calls: [] };
+  const lookups: LookupLog = { started: 0, calls: [] };
   let text: string;
   let prompt: ReturnType<typeof buildTutorPrompt>;
   try {
@@ -78,26 +78,39 @@ export async function answerQuestion(
     throw error;
   }
 
-  const { session: after, events } = await appendEvents(services.store, {
-    now: ctx.now,
-    retentionDays: services.config.tutor.retentionDays,
-    sessionId: session.sessionId,
-    initial: session,
-    // An answer already paid for is recorded even if the session ended while it was being written.
-    plan: () => ({
-      events: [{ type: 'assistant_message', role: 'assistant', content: text, deviceId: args.deviceId, clientEventId: args.clientEventId, refersTo: question.eventId }],
-      items: ([event]) => [
-        transitionAskRequestItem(services.store, session.sessionId, args.clientEventId, 'sent', {
-          state: 'answered',
-          answerEventId: event!.eventId,
-          answerSeq: event!.seq,
-          eventsEmitted: [...args.emittedBefore, event!.eventId],
-        }),
-      ],
-      metaSet: prompt.summary && prompt.summary !== session.summary ? { summary: prompt.summary } : undefined,
-    }),
-  });
-  await refreshItemExpiry(services.store, after, services.config.tutor.retentionDays, ctx.now());
+  let events: SessionEvent[];
+  try {
+    ({ events } = await appendEvents(services.store, {
+      now: ctx.now,
+      retentionDays: services.config.tutor.retentionDays,
+      sessionId: session.sessionId,
+      initial: session,
+      // An answer already paid for is recorded even if the session ended while it was being written.
+      plan: () => ({
+        events: [{ type: 'assistant_message', role: 'assistant', content: text, deviceId: args.deviceId, clientEventId: args.clientEventId, refersTo: question.eventId }],
+        items: ([event]) => [
+          transitionAskRequestItem(services.store, session.sessionId, args.clientEventId, 'sent', {
+            state: 'answered',
+            answerEventId: event!.eventId,
+            answerSeq: event!.seq,
+            eventsEmitted: [...args.emittedBefore, event!.eventId],
+          }),
+        ],
+        metaSet: prompt.summary && prompt.summary !== session.summary ? { summary: prompt.summary } : undefined,
+      }),
+    }));
+  } catch (error) {
+    // The answer was produced but could not be stored: nothing reached the log, so nothing is charged
+    // and the ask can be repeated at once with the same clientEventId.
+    await Promise.all([releasePrompt(services, args.reservation), releaseAnswering(services.store, session.sessionId, args.clientEventId)]);
+    ctx.logger.error('answer could not be stored', { error: error instanceof Error ? error.message : String(error) });
+    throw new ToolError(
+      'SERVICE_UNAVAILABLE',
+      'The answer could not be saved.',
+      { reason: 'storing the answer failed', retryAfter: 2 },
+      'Your message is saved and nothing was charged. Retry tn_session_ask with the same clientEventId.',
+    );
+  }
   const answerEvent = events[0]!;
   return {
     response: text,

@@ -87,6 +87,14 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
           ],
         });
       }
+      if (input.draft) {
+        throw new ToolError(
+          'CONFLICT',
+          `The message "${clientEventId}" was already sent; it cannot become a draft.`,
+          { reason: 'already sent' },
+          'Call tn_session_ask again with draft false (or omitted) and the same clientEventId to get its answer.',
+        );
+      }
       return await retryAnswer(turn, existing);
     }
     assertActive(session);
@@ -194,15 +202,16 @@ async function retryAnswer(turn: Turn, request: AskRequest): Promise<AskOutcome>
       'Wait details.retryAfter seconds, then call again with the same clientEventId to get the answer.',
     );
   }
-  let prepared: Awaited<ReturnType<typeof prepareModelAndQuota>>;
+  let prepared: Awaited<ReturnType<typeof prepareModelAndQuota>> | undefined;
+  let question: SessionEvent | undefined;
   try {
     prepared = await prepareModelAndQuota(turn);
+    question = await readEvent(store, session.sessionId, request.userSeq!);
+    if (!question) throw new Error(`question seq ${request.userSeq} of a sent ask is missing`);
   } catch (error) {
-    await releaseAnswering(store, session.sessionId, request.clientEventId);
+    await Promise.all([releaseAnswering(store, session.sessionId, request.clientEventId), prepared && releasePrompt(ctx.services, prepared.reservation)]);
     throw error;
   }
-  const question = await readEvent(store, session.sessionId, request.userSeq!);
-  if (!question) throw new Error(`question seq ${request.userSeq} of a sent ask is missing`);
   return answerQuestion(ctx, turn.createModel, {
     session,
     question,

@@ -12,7 +12,7 @@ export async function readDeviceCursor(store: Store, sessionId: string, deviceId
 }
 
 /** Moves the device's cursor forward only: a slow, older poll can never make it re-see events. */
-export async function advanceDeviceCursor(store: Store, args: { sessionId: string; deviceId: string; seq: number; now: Date; expiresAt: string }): Promise<void> {
+export async function advanceDeviceCursor(store: Store, args: { sessionId: string; deviceId: string; seq: number; now: Date; ttlAt: string }): Promise<void> {
   await store.doc
     .send(
       new UpdateCommand({
@@ -21,7 +21,7 @@ export async function advanceDeviceCursor(store: Store, args: { sessionId: strin
         UpdateExpression: 'SET lastSeenSeq = :seq, seenAt = :now, entity = :entity, #ttl = :ttl',
         ConditionExpression: 'attribute_not_exists(lastSeenSeq) OR lastSeenSeq < :seq',
         ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':seq': args.seq, ':now': args.now.toISOString(), ':entity': ENTITY.deviceCursor, ':ttl': epochSeconds(args.expiresAt) },
+        ExpressionAttributeValues: { ':seq': args.seq, ':now': args.now.toISOString(), ':entity': ENTITY.deviceCursor, ':ttl': epochSeconds(args.ttlAt) },
       }),
     )
     .catch((error: unknown) => {

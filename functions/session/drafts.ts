@@ -3,13 +3,15 @@ import { ToolError } from '../shared/tools/errors.js';
 import { contentHash, deleteDraftItem, putAskRequestItem, putDraftItem, transitionAskRequestItem } from './ask-requests.js';
 import { AppendConditionFailed, appendEvents, type AppendPlan, type NewEvent } from './event-log.js';
 import type { PendingDraft, SessionEvent, SessionRecord } from './session-model.js';
-import { listPendingDrafts } from './session-store.js';
+import { listPendingDrafts, readSession } from './session-store.js';
 
 export interface LogDeps {
   store: Store;
   now: () => Date;
   retentionDays: number;
 }
+
+class StaleDraftList extends Error {}
 
 export function assertActive(session: SessionRecord): void {
   if (session.status === 'ended') {
@@ -108,18 +110,22 @@ export async function cancelPendingDrafts(
 /** Ends the session: pending drafts are cancelled and a session_ended event closes the log. Idempotent. */
 export async function endSession(deps: LogDeps, args: { sessionId: string; deviceId: string | null; reason?: string }): Promise<{ session: SessionRecord; events: SessionEvent[] }> {
   for (let attempt = 1; ; attempt++) {
-    const pending = await listPendingDrafts(deps.store, args.sessionId);
+    // The drafts and the session are read together; if the log moved since (a draft may have been
+    // added), the list is stale and is read again rather than leaving that draft pending after the end.
+    const [listedAt, pending] = await Promise.all([readSession(deps.store, args.sessionId), listPendingDrafts(deps.store, args.sessionId)]);
     let alreadyEnded: SessionRecord | undefined;
     try {
       const result = await appendEvents(deps.store, {
         sessionId: args.sessionId,
         now: deps.now,
         retentionDays: deps.retentionDays,
+        initial: listedAt,
         plan: (session) => {
           if (session.status === 'ended') {
             alreadyEnded = session;
             return { events: [] };
           }
+          if (session.lastSeq !== listedAt.lastSeq) throw new StaleDraftList();
           const cancellation = cancellationOf(deps.store, args.sessionId, pending, args.deviceId);
           return {
             events: [
@@ -133,7 +139,7 @@ export async function endSession(deps: LogDeps, args: { sessionId: string; devic
       });
       return alreadyEnded ? { session: alreadyEnded, events: [] } : result;
     } catch (error) {
-      if (!(error instanceof AppendConditionFailed) || attempt >= 5) throw error;
+      if (!(error instanceof AppendConditionFailed || error instanceof StaleDraftList) || attempt >= 20) throw error;
     }
   }
 }

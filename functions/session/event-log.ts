@@ -1,10 +1,11 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '../shared/store/query-all.js';
 import { ulid } from 'ulid';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
-import { epochSeconds, expiryAfter, SessionEventSchema, type EventType, type SessionEvent, type SessionRecord } from './session-model.js';
-import { readSession } from './session-store.js';
+import { epochSeconds, expiryAfter, itemsExpiryFor, SessionEventSchema, type EventType, type SessionEvent, type SessionRecord } from './session-model.js';
+import { readSession, refreshItemExpiry } from './session-store.js';
 
 export interface NewEvent {
   type: EventType;
@@ -21,7 +22,8 @@ export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWrit
 export interface AppendPlan {
   events: NewEvent[];
   /** Written in the same transaction; a failed condition on one of them aborts the append. */
-  items?: (appended: SessionEvent[], expiresAt: string) => TransactItem[];
+  /** `ttlAt`: the TTL every item written with the events must carry. */
+  items?: (appended: SessionEvent[], ttlAt: string) => TransactItem[];
   /** Extra META changes, e.g. status on end. */
   metaSet?: Record<string, unknown>;
 }
@@ -58,6 +60,8 @@ export async function appendEvents(
     if (!plan.events.length && !plan.metaSet) return { session, events: [] };
     const now = args.now();
     const expiresAt = new Date(Math.max(expiryAfter(now, args.retentionDays).getTime(), Date.parse(session.expiresAt))).toISOString();
+    // New items outlive the new expiry; older ones are moved after the commit when it outran them.
+    const itemsTtlAt = Date.parse(expiresAt) > Date.parse(session.itemsExpireAt) ? itemsExpiryFor(expiresAt, args.retentionDays) : session.itemsExpireAt;
     const events: SessionEvent[] = plan.events.map((event, index) => ({
       eventId: ulid(now.getTime()),
       seq: session.lastSeq + index + 1,
@@ -69,14 +73,14 @@ export async function appendEvents(
       lastSeq,
       lastActivityAt: now.toISOString(),
       expiresAt,
-      ttl: epochSeconds(expiresAt),
+      ttl: epochSeconds(itemsTtlAt),
       // The owner index orders by last activity.
       ...(session.ownerId ? { GSI1SK: now.toISOString() } : {}),
       ...plan.metaSet,
     };
     const names = Object.fromEntries(Object.keys(metaSet).map((key, i) => [`#m${i}`, key]));
     const values = Object.fromEntries(Object.values(metaSet).map((value, i) => [`:m${i}`, value]));
-    const extraItems = plan.items?.(events, expiresAt) ?? [];
+    const extraItems = plan.items?.(events, itemsTtlAt) ?? [];
     try {
       await store.doc.send(
         new TransactWriteCommand({
@@ -94,7 +98,7 @@ export async function appendEvents(
             ...events.map((event) => ({
               Put: {
                 TableName: store.tableName,
-                Item: { ...sessionKeys.event(args.sessionId, event.seq), entity: ENTITY.sessionEvent, ...event, ttl: epochSeconds(expiresAt) },
+                Item: { ...sessionKeys.event(args.sessionId, event.seq), entity: ENTITY.sessionEvent, ...event, ttl: epochSeconds(itemsTtlAt) },
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             })),
@@ -102,7 +106,13 @@ export async function appendEvents(
           ],
         }),
       );
-      return { session: { ...session, ...(plan.metaSet as Partial<SessionRecord>), lastSeq, lastActivityAt: now.toISOString(), expiresAt }, events };
+      const appended: SessionRecord = { ...session, ...(plan.metaSet as Partial<SessionRecord>), lastSeq, lastActivityAt: now.toISOString(), expiresAt };
+      if (itemsTtlAt !== session.itemsExpireAt) {
+        // Best effort: until it succeeds META keeps the old itemsExpireAt, which bounds when the session
+        // stays readable, and the next append tries again.
+        appended.itemsExpireAt = (await refreshItemExpiry(store, args.sessionId, itemsTtlAt).catch(() => false)) ? itemsTtlAt : session.itemsExpireAt;
+      }
+      return { session: appended, events };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
@@ -135,37 +145,30 @@ function toEvent(item: Record<string, unknown>): SessionEvent {
   });
 }
 
-/** Events with seq in (afterSeq, afterSeq + limit], ascending; one extra read tells whether more exist. */
+const MAX_SEQ = 9_999_999_999;
+
+/**
+ * Events with seq in (afterSeq, afterSeq + limit], ascending; one extra read tells whether more exist.
+ * Follows DynamoDB's 1 MB pages, so long messages never cut a page short.
+ */
 export async function readEventsAfter(store: Store, sessionId: string, afterSeq: number, limit: number): Promise<{ events: SessionEvent[]; hasMore: boolean }> {
-  const result = await store.doc.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: {
-        ':pk': sessionKeys.partition(sessionId),
-        ':from': sessionKeys.eventSk(afterSeq + 1),
-        ':to': sessionKeys.eventSk(afterSeq + limit + 1),
-      },
-      ConsistentRead: true,
-    }),
-  );
-  const events = (result.Items ?? []).map(toEvent);
+  if (afterSeq >= MAX_SEQ) return { events: [], hasMore: false };
+  const items = await queryAll(store, {
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': sessionKeys.partition(sessionId),
+      ':from': sessionKeys.eventSk(afterSeq + 1),
+      ':to': sessionKeys.eventSk(Math.min(afterSeq + limit + 1, MAX_SEQ)),
+    },
+    ConsistentRead: true,
+  });
+  const events = items.map(toEvent);
   return { events: events.slice(0, limit), hasMore: events.length > limit };
 }
 
 /** The latest `limit` events, ascending. */
-export async function readLatestEvents(store: Store, sessionId: string, limit: number): Promise<SessionEvent[]> {
-  const result = await store.doc.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': sessionKeys.partition(sessionId), ':prefix': sessionKeys.eventPrefix },
-      ScanIndexForward: false,
-      Limit: limit,
-      ConsistentRead: true,
-    }),
-  );
-  return (result.Items ?? []).map(toEvent).reverse();
+export async function readLatestEvents(store: Store, sessionId: string, limit: number, lastSeq: number): Promise<SessionEvent[]> {
+  return (await readEventsAfter(store, sessionId, Math.max(0, lastSeq - limit), limit)).events;
 }
 
 /** Every event, ascending, paging through DynamoDB's 1 MB pages. */

@@ -7,7 +7,7 @@ import { ENTITY, sessionKeys } from '../shared/store/keys.js';
 import { ToolError } from '../shared/tools/errors.js';
 import { contentHash, type AskRequest } from './ask-requests.js';
 import { readAllEvents } from './event-log.js';
-import { epochSeconds, expiryAfter, type SessionEvent, type SessionRecord } from './session-model.js';
+import { effectiveExpiry, epochSeconds, expiryAfter, itemsExpiryFor, type SessionEvent, type SessionRecord } from './session-model.js';
 import { metaItem, readSession } from './session-store.js';
 import type { SessionSnapshot } from './snapshot.js';
 
@@ -30,7 +30,7 @@ export async function importSnapshot(store: Store, args: { snapshot: SessionSnap
     if (error instanceof ToolError && error.code === 'NOT_FOUND') return undefined;
     throw error;
   });
-  const expired = existing ? Date.parse(existing.expiresAt) <= now.getTime() : false;
+  const expired = existing ? Date.parse(effectiveExpiry(existing)) <= now.getTime() : false;
   if (existing && existing.ownerId !== ownerId) {
     throw new ToolError('CONFLICT', `Session ${sessionId} already exists and belongs to someone else.`, { reason: 'session owned by another user' });
   }
@@ -40,13 +40,14 @@ export async function importSnapshot(store: Store, args: { snapshot: SessionSnap
     if (diverged) {
       throw new ToolError('CONFLICT', `Session ${sessionId} exists with different events from seq ${diverged.seq}.`, { reason: 'snapshot diverges from the stored session' }, 'Export the stored session again (tn_session_export) and use that snapshot.');
     }
-    return { status: 'already-present', sessionId, latestSeq: existing.lastSeq, expiresAt: existing.expiresAt };
+    return { status: 'already-present', sessionId, latestSeq: existing.lastSeq, expiresAt: effectiveExpiry(existing) };
   }
 
   // An expired session TTL has not reclaimed yet is gone for every reader: clear it before restoring.
   if (existing) await deletePartition(store, sessionId);
   const expiresAt = expiryAfter(now, args.retentionDays).toISOString();
-  const ttl = epochSeconds(expiresAt);
+  const itemsExpireAt = itemsExpiryFor(expiresAt, args.retentionDays);
+  const ttl = epochSeconds(itemsExpireAt);
   const { requests, drafts } = reconstructRequests(snapshot.events);
   await putAll(store, [
     ...snapshot.events.map((event) => ({ ...sessionKeys.event(sessionId, event.seq), entity: ENTITY.sessionEvent, ...event, ttl })),
@@ -75,7 +76,7 @@ export async function importSnapshot(store: Store, args: { snapshot: SessionSnap
     expiresAt,
     endedAt: session.endedAt,
     lastSeq: snapshot.events.length,
-    itemsExpireAt: expiresAt,
+    itemsExpireAt,
     summary: null,
   };
   try {

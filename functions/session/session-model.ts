@@ -91,7 +91,10 @@ export interface SessionRecord {
   expiresAt: string;
   endedAt: string | null;
   lastSeq: number;
-  /** Earliest TTL any item of the partition may still carry; refreshed when it nears. */
+  /**
+   * Every item of the partition carries a TTL at least this late. It runs half a retention period
+   * ahead of expiresAt and is moved (with every item) when expiresAt catches up with it.
+   */
   itemsExpireAt: string;
   /** Running summary of turns that no longer fit the prompt's budget. */
   summary: { text: string; throughSeq: number } | null;
@@ -105,7 +108,7 @@ export function stateOf(record: SessionRecord): SessionState {
     context: record.context,
     createdAt: record.createdAt,
     lastActivityAt: record.lastActivityAt,
-    expiresAt: record.expiresAt,
+    expiresAt: effectiveExpiry(record),
     endedAt: record.endedAt,
     latestSeq: record.lastSeq,
   };
@@ -115,6 +118,19 @@ export const DAY_MS = 86_400_000;
 
 export function expiryAfter(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() + retentionDays * DAY_MS);
+}
+
+/** The item TTL that goes with an expiry: half a retention period of slack, so items never die first. */
+export function itemsExpiryFor(expiresAt: string, retentionDays: number): string {
+  return new Date(Date.parse(expiresAt) + (retentionDays * DAY_MS) / 2).toISOString();
+}
+
+/**
+ * When the session stops being readable: its expiry, or earlier if its items' TTL was not moved in
+ * time (a failed refresh). Readable therefore always means complete.
+ */
+export function effectiveExpiry(record: Pick<SessionRecord, 'expiresAt' | 'itemsExpireAt'>): string {
+  return Date.parse(record.itemsExpireAt) < Date.parse(record.expiresAt) ? record.itemsExpireAt : record.expiresAt;
 }
 
 export const epochSeconds = (iso: string | Date) => Math.ceil(new Date(iso).getTime() / 1000);

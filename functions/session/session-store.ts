@@ -1,9 +1,11 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '../shared/store/query-all.js';
 import type { Principal } from '../shared/auth/principal.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
 import { ToolError } from '../shared/tools/errors.js';
-import { DAY_MS, epochSeconds, PendingDraftSchema, type PendingDraft, type SessionRecord } from './session-model.js';
+import { effectiveExpiry, epochSeconds, PendingDraftSchema, type PendingDraft, type SessionRecord } from './session-model.js';
 
 const NOT_FOUND_HINTS = ['Start a new session with tn_session_start; sessions expire after a period without activity.'];
 
@@ -14,7 +16,7 @@ export function metaItem(record: SessionRecord): Record<string, unknown> {
     ...(record.ownerId ? sessionKeys.byOwner(record.ownerId, record.lastActivityAt) : {}),
     entity: ENTITY.session,
     ...record,
-    ttl: epochSeconds(record.expiresAt),
+    ttl: epochSeconds(record.itemsExpireAt),
   };
 }
 
@@ -43,7 +45,7 @@ export async function readSession(store: Store, sessionId: string): Promise<Sess
 export async function openSession(store: Store, sessionId: string, principal: Principal, now: Date): Promise<SessionRecord> {
   const session = await readSession(store, sessionId);
   const callerId = principal.kind === 'user' ? principal.userId : null;
-  if (session.ownerId !== callerId || Date.parse(session.expiresAt) <= now.getTime()) {
+  if (session.ownerId !== callerId || Date.parse(effectiveExpiry(session)) <= now.getTime()) {
     throw ToolError.notFound(`No session ${sessionId}.`, NOT_FOUND_HINTS);
   }
   return session;
@@ -68,7 +70,9 @@ export async function sessionIdFor(store: Store, principal: Principal, sessionId
       Limit: 10,
     }),
   );
-  const current = (result.Items ?? []).find((item) => item.status === 'active' && Date.parse(String(item.expiresAt)) > now.getTime());
+  const current = (result.Items ?? []).find(
+    (item) => item.status === 'active' && Date.parse(effectiveExpiry(item as SessionRecord)) > now.getTime(),
+  );
   if (!current) {
     throw ToolError.notFound('You have no active session; start one with tn_session_start or pass a sessionId.', NOT_FOUND_HINTS);
   }
@@ -77,65 +81,61 @@ export async function sessionIdFor(store: Store, principal: Principal, sessionId
 
 /** Pending drafts, oldest first (DRAFT# items exist only while a draft is neither sent nor cancelled). */
 export async function listPendingDrafts(store: Store, sessionId: string): Promise<PendingDraft[]> {
-  const result = await store.doc.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': sessionKeys.partition(sessionId), ':prefix': sessionKeys.draftPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  return (result.Items ?? [])
+  const items = await queryAll(store, {
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': sessionKeys.partition(sessionId), ':prefix': sessionKeys.draftPrefix },
+    ConsistentRead: true,
+  });
+  return items
     .map((item) => PendingDraftSchema.parse({ ...item, deviceId: item.deviceId ?? null }))
     .sort((a, b) => a.seq - b.seq);
 }
 
 /**
- * Expiry moves with activity, but TTL is per item: when the oldest item TTL comes within half the
- * retention period, every item of the session is given the current expiry, so an active session never
- * loses its early events. At most once per half-period per session, and idempotent if interrupted.
+ * Gives every item of the session a TTL of at least `itemsTtlAt`, then records it on META (only ever
+ * moving it forward). Runs when the sliding expiry outruns the items' TTL: at most once per half
+ * retention period of activity. Idempotent, in batches of 25 so a long session does not flood the table.
  */
-export async function refreshItemExpiry(store: Store, session: SessionRecord, retentionDays: number, now: Date): Promise<boolean> {
-  const halfPeriod = (retentionDays * DAY_MS) / 2;
-  if (Date.parse(session.itemsExpireAt) - now.getTime() > halfPeriod) return false;
-  const ttl = epochSeconds(session.expiresAt);
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await store.doc.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': sessionKeys.partition(session.sessionId) },
-        ProjectionExpression: 'PK, SK',
-        ExclusiveStartKey: startKey,
-      }),
-    );
+export async function refreshItemExpiry(store: Store, sessionId: string, itemsTtlAt: string): Promise<boolean> {
+  const ttl = epochSeconds(itemsTtlAt);
+  const keysOf = await queryAll(store, {
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': sessionKeys.partition(sessionId) },
+    ProjectionExpression: 'PK, SK',
+  });
+  for (let i = 0; i < keysOf.length; i += 25) {
     await Promise.all(
-      (page.Items ?? []).map((key) =>
-        store.doc.send(
-          new UpdateCommand({
-            TableName: store.tableName,
-            Key: { PK: key.PK, SK: key.SK },
-            UpdateExpression: 'SET #ttl = :ttl',
-            // Never shorten: a concurrent append may already have written a later expiry.
-            ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#ttl) OR #ttl < :ttl)',
-            ExpressionAttributeNames: { '#ttl': 'ttl' },
-            ExpressionAttributeValues: { ':ttl': ttl },
+      keysOf.slice(i, i + 25).map((key) =>
+        store.doc
+          .send(
+            new UpdateCommand({
+              TableName: store.tableName,
+              Key: { PK: key.PK, SK: key.SK },
+              UpdateExpression: 'SET #ttl = :ttl',
+              // Never shorten, never resurrect a deleted item.
+              ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#ttl) OR #ttl < :ttl)',
+              ExpressionAttributeNames: { '#ttl': 'ttl' },
+              ExpressionAttributeValues: { ':ttl': ttl },
+            }),
+          )
+          .catch((error: unknown) => {
+            if (!(error instanceof ConditionalCheckFailedException)) throw error;
           }),
-        ).catch((error: unknown) => {
-          if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-        }),
       ),
     );
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  await store.doc.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: sessionKeys.meta(session.sessionId),
-      UpdateExpression: 'SET itemsExpireAt = :at',
-      ExpressionAttributeValues: { ':at': session.expiresAt },
-    }),
-  );
+  }
+  await store.doc
+    .send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: sessionKeys.meta(sessionId),
+        UpdateExpression: 'SET itemsExpireAt = :at',
+        ConditionExpression: 'itemsExpireAt < :at',
+        ExpressionAttributeValues: { ':at': itemsTtlAt },
+      }),
+    )
+    .catch((error: unknown) => {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    });
   return true;
 }

@@ -77,13 +77,20 @@ function loadDefaultLlm(env: Env): DefaultLlm | undefined {
   };
 }
 
+/** Below the session tools' 120 s deadline, so a slow provider fails the turn cleanly (quota released) first. */
+function llmTimeout(env: Env): number {
+  const value = positiveInteger(env, 'TN_LLM_TIMEOUT_MS', 60_000, 100);
+  if (value > 110_000) throw new Error(`TN_LLM_TIMEOUT_MS must be at most 110000 (the tool deadline is 120 s), got ${value}`);
+  return value;
+}
+
 function loadTutorConfig(env: Env): TutorConfig {
   return {
     defaultLlm: loadDefaultLlm(env),
     openaiBaseUrl: env.TN_OPENAI_BASE_URL || undefined,
     anthropicBaseUrl: env.TN_ANTHROPIC_BASE_URL || undefined,
     retentionDays: positiveInteger(env, 'TN_SESSION_RETENTION_DAYS', 30),
-    llmTimeoutMs: positiveInteger(env, 'TN_LLM_TIMEOUT_MS', 60_000, 100),
+    llmTimeoutMs: llmTimeout(env),
     maxToolCalls: positiveInteger(env, 'TN_TUTOR_MAX_TOOL_CALLS', 4, 0),
     anonymousPromptsPerDay: positiveInteger(env, 'TN_ANONYMOUS_PROMPTS_PER_DAY', 200, 0),
   };

@@ -99,6 +99,9 @@ function validate(s: { timeout: Duration; llmTimeout: Duration; retentionDays: n
     throw new Error(`Session retention must be a whole number of days ≥ 1, got ${s.retentionDays}`);
   }
   // A turn also reads and writes the session around the model call; leave it a minute for that.
+  if (s.llmTimeout.toMilliseconds() > 110_000) {
+    throw new Error(`The LLM timeout (${s.llmTimeout.toSeconds()} s) must be at most 110 s: session tools have a 120 s deadline`);
+  }
   if (s.llmTimeout.toMilliseconds() + 60_000 > s.timeout.toMilliseconds()) {
     throw new Error(`The LLM timeout (${s.llmTimeout.toSeconds()} s) must be at least 60 s below the function timeout (${s.timeout.toSeconds()} s)`);
   }

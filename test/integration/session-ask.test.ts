@@ -1,5 +1,6 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/client';
+import { ulid } from 'ulid';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
 import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
@@ -13,7 +14,14 @@ let provider: FakeProvider;
 beforeAll(async () => {
   provider = await startFakeProvider({ acceptKeys: [OPENAI_KEY, ANTHROPIC_KEY] });
   server = await startTestServer(
-    { TN_OPENAI_BASE_URL: provider.openaiBaseUrl, TN_ANTHROPIC_BASE_URL: provider.anthropicBaseUrl, TN_TUTOR_MAX_TOOL_CALLS: '2' },
+    {
+      TN_OPENAI_BASE_URL: provider.openaiBaseUrl,
+      TN_ANTHROPIC_BASE_URL: provider.anthropicBaseUrl,
+      TN_TUTOR_MAX_TOOL_CALLS: '2',
+      // Users of this file only: other files on the shared catalog table add keys to the default users.
+      TN_LOCAL_USER_ID: `ask-alice-${ulid()}`,
+      TN_LOCAL_TOKENS: `${SECOND_TOKEN}=ask-bob-${ulid()}`,
+    },
     { catalog: 'shared' },
   );
   expect((await server.rest('tn_user_byok_add', { provider: 'openai', apiKey: OPENAI_KEY })).status).toBe(200);

@@ -351,12 +351,14 @@ describe('ownership', () => {
 });
 
 describe('expiry', () => {
-  it('gives every item of the partition a TTL no earlier than the session\'s first expiry', async () => {
+  it('gives every item of the partition a TTL that outlives the session\'s expiry', async () => {
     const started = await ok('tn_session_start', { topic: 'ttl' });
     const { sessionId } = started;
     const createdTtl = Math.ceil(Date.parse(started.expiresAt) / 1000);
     const [meta0] = await partitionItems(sessionId);
-    expect(meta0).toMatchObject({ SK: 'META', ttl: createdTtl, expiresAt: started.expiresAt });
+    expect(meta0).toMatchObject({ SK: 'META', expiresAt: started.expiresAt });
+    // Items carry half a retention period (15 days) of slack beyond the expiry.
+    expect(meta0!.ttl).toBe(createdTtl + 15 * 86_400);
 
     await ok('tn_session_ask', { sessionId, message: 'Question', clientEventId: 't-1', deviceId: 'cli' });
     await ok('tn_session_ask', { sessionId, message: 'Later', clientEventId: 't-2', draft: true, deviceId: 'cli' });
@@ -366,8 +368,8 @@ describe('expiry', () => {
     const kinds = items.map((item) => String(item.SK).split('#')[0]).sort();
     expect(kinds).toEqual(['DEVICE', 'DRAFT', 'EVENT', 'EVENT', 'EVENT', 'META', 'REQUEST', 'REQUEST']);
     const meta = items.find((item) => item.SK === 'META')!;
-    expect(meta.ttl).toBe(Math.ceil(Date.parse(meta.expiresAt) / 1000));
-    expect(meta.ttl).toBeGreaterThanOrEqual(createdTtl);
+    expect(meta.ttl).toBe(Math.ceil(Date.parse(meta.itemsExpireAt) / 1000));
+    expect(meta.ttl).toBeGreaterThan(Math.ceil(Date.parse(meta.expiresAt) / 1000));
     for (const item of items) {
       expect(typeof item.ttl, `${item.SK} ttl`).toBe('number');
       expect(Number.isInteger(item.ttl)).toBe(true);

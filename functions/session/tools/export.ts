@@ -24,7 +24,11 @@ export const exportTool = defineTool({
     const store = ctx.services.store;
     const session = await openSession(store, sessionId, ctx.principal, ctx.now());
     const events = await readAllEvents(store, sessionId);
-    // Seqs are gap-free, so the events read are 1..n even if some were appended after META was read.
+    // Seqs are gap-free, so the events read are 1..n even if some were appended after META was read;
+    // anything else is a read that must not be passed off as a complete snapshot.
+    if (events.length < session.lastSeq || events.some((event, index) => event.seq !== index + 1)) {
+      throw new Error(`export of ${sessionId} read ${events.length} events for lastSeq ${session.lastSeq}`);
+    }
     const snapshot = buildSnapshot({ ...session, lastSeq: events.length }, events, ctx.now());
     return {
       data: snapshot,

@@ -30,7 +30,7 @@ export const historyTool = defineTool({
     const session = await openSession(store, sessionId, ctx.principal, ctx.now());
     const scope = { tool: ctx.toolName, userId: session.ownerId ?? undefined, query: sessionId };
     const after = args.cursor ? ctx.services.cursors.decode<{ seq: number }>(scope, args.cursor).seq : (args.afterSeq ?? 0);
-    const page = await readEventsAfter(store, sessionId, after, args.limit);
+    const page = after < session.lastSeq ? await readEventsAfter(store, sessionId, after, args.limit) : { events: [], hasMore: false };
     const last = page.events.at(-1)?.seq;
     return {
       data: {

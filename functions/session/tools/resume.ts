@@ -33,11 +33,11 @@ export const resumeTool = defineTool({
     const session = await openSession(store, sessionId, ctx.principal, ctx.now());
     const [pendingDrafts, recentEvents] = await Promise.all([
       listPendingDrafts(store, sessionId),
-      args.recent ? readLatestEvents(store, sessionId, args.recent) : Promise.resolve([]),
+      args.recent ? readLatestEvents(store, sessionId, args.recent, session.lastSeq) : Promise.resolve([]),
     ]);
     const latestSeq = Math.max(session.lastSeq, recentEvents.at(-1)?.seq ?? 0);
     if (args.deviceId && latestSeq > 0 && recentEvents.length) {
-      await advanceDeviceCursor(store, { sessionId, deviceId: args.deviceId, seq: latestSeq, now: ctx.now(), expiresAt: session.expiresAt });
+      await advanceDeviceCursor(store, { sessionId, deviceId: args.deviceId, seq: latestSeq, now: ctx.now(), ttlAt: session.itemsExpireAt });
     }
     return {
       data: { state: { ...stateOf(session), latestSeq }, latestSeq, pendingDrafts, recentEvents },

@@ -4,7 +4,7 @@ import { loadCourse, CourseRefInput } from '../../course/course-lookup.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { DEFAULT_PREFERENCES, getPreferences } from '../../user/preferences.js';
-import { expiryAfter, SessionStateSchema, stateOf, TUTORING_STYLES, type CourseSnapshot, type SessionRecord } from '../session-model.js';
+import { expiryAfter, itemsExpiryFor, SessionStateSchema, stateOf, TUTORING_STYLES, type CourseSnapshot, type SessionRecord } from '../session-model.js';
 import { createSession } from '../session-store.js';
 import { hasOperatorModel } from '../tutor/model-target.js';
 import { WRITE } from './session-tool.js';
@@ -70,7 +70,7 @@ export const startTool = defineTool({
       expiresAt,
       endedAt: null,
       lastSeq: 0,
-      itemsExpireAt: expiresAt,
+      itemsExpireAt: itemsExpiryFor(expiresAt, ctx.services.config.tutor.retentionDays),
       summary: null,
     };
     await createSession(ctx.services.store, record);

@@ -52,7 +52,7 @@ export const syncStatusTool = defineTool({
     ]);
     const delivered = page.events.at(-1)?.seq;
     if (delivered !== undefined) {
-      await advanceDeviceCursor(store, { sessionId, deviceId: args.deviceId, seq: delivered, now: ctx.now(), expiresAt: session.expiresAt });
+      await advanceDeviceCursor(store, { sessionId, deviceId: args.deviceId, seq: delivered, now: ctx.now(), ttlAt: session.itemsExpireAt });
     }
     const unseenCount = Math.max(0, session.lastSeq - lastSeenSeq);
     return {

@@ -16,6 +16,7 @@ export const TUTOR_LOOKUP_TOOLS: AnyToolDefinition[] = [getTool, searchTool, pre
 const MAX_RESULT_CHARS = 8000;
 
 export interface LookupLog {
+  started: number;
   calls: { tool: string; ok: boolean }[];
 }
 
@@ -35,9 +36,11 @@ export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: 
       // The pipeline validates; a malformed call comes back to the model as a BAD_REQUEST it can fix.
       inputSchema: jsonSchema<Record<string, unknown>>(jsonSchemasOf(definition).input as JSONSchema7),
       execute: async (input: Record<string, unknown>) => {
-        if (log.calls.length >= maxCalls) {
+        // The slot is taken before any await: parallel calls in one step cannot overrun the limit.
+        if (log.started >= maxCalls) {
           return { error: `Lookup limit of ${maxCalls} reached for this answer; answer with what you already know.` };
         }
+        log.started++;
         const invocation = await invokeTool(definition, input, {
           toolName: name,
           principal: ctx.principal,
