@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
-import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
+import { connectClient, SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
 
 const OPENAI_KEY = 'sk-proj-ALICEsecretSECRETsecret0001';
 const ANTHROPIC_KEY = 'sk-ant-api03-BOBsecretSECRETsecret0002';
@@ -99,6 +99,26 @@ describe.each([
       expect((result.structuredContent as { response: string }).response).toBe('Tutor says: What is a variable?');
       expect(contentTypes.at(-1)).toContain('application/json');
       expect(provider.requests.at(-1)!.stream).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('streaming to 2025-era clients', () => {
+  it('sends the same progress notifications over the legacy protocol', async () => {
+    const sessionId = await startSession();
+    provider.enqueue({ text: 'Start from the base case.', chunks: 3 });
+    const client = await connectClient(server.url, { era: 'legacy' });
+    try {
+      const progress: string[] = [];
+      const result = await client.callTool(
+        { name: 'tn_session_ask', arguments: { sessionId, message: 'Recursion?' } },
+        { onprogress: (update) => void progress.push(update.message ?? '') },
+      );
+      expect((result.structuredContent as { response: string }).response).toBe('Start from the base case.');
+      expect(progress.join('')).toBe('Start from the base case.');
+      expect(progress.length).toBeGreaterThanOrEqual(2);
     } finally {
       await client.close();
     }
