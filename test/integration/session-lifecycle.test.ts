@@ -3,46 +3,37 @@ import { ulid } from 'ulid';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessionKeys } from '../../functions/shared/store/keys.js';
 import { expectFailure, expectOk } from '../support/rest-expectations.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
+import type { FakeProvider } from '../support/fake-llm-provider.js';
+import { startTutoringServer, type TutoringFixture } from '../support/tutoring-fixture.js';
 import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
 
 const OPENAI_KEY = 'sk-proj-LIFEsecretLIFEsecretLIFE2468';
 const OPERATOR_KEY = 'operator-key-LIFEcycle-0123456789';
-// Own user ids: the shared catalog table is also used by other files (a second BYOK key without a
-// default, or changed preferences, would break them and us).
-const OWNER = `life-owner-${ulid()}`;
-const BOB = `life-bob-${ulid()}`;
 const CMPT_120_TITLE = 'Introduction to Computing Science and Programming I';
 
+let fixture: TutoringFixture;
 let server: TestServer;
 let provider: FakeProvider;
 
-const providerEnv = () => ({
-  TN_OPENAI_BASE_URL: provider.openaiBaseUrl,
-  TN_ANTHROPIC_BASE_URL: provider.anthropicBaseUrl,
-  TN_LOCAL_USER_ID: OWNER,
-  TN_LOCAL_TOKENS: `${SECOND_TOKEN}=${BOB}`,
-});
+const providerEnv = () => fixture.env;
 
 beforeAll(async () => {
-  provider = await startFakeProvider({ acceptKeys: [OPENAI_KEY, OPERATOR_KEY] });
-  server = await startTestServer(
-    {
-      ...providerEnv(),
+  fixture = await startTutoringServer({
+    prefix: 'life',
+    openaiKey: OPENAI_KEY,
+    acceptKeys: [OPERATOR_KEY],
+    env: (fake) => ({
       TN_DEFAULT_LLM_PROVIDER: 'openai-compatible',
       TN_DEFAULT_LLM_MODEL: 'tiny',
       TN_DEFAULT_LLM_API_KEY: OPERATOR_KEY,
-      TN_DEFAULT_LLM_BASE_URL: provider.openaiBaseUrl,
-    },
-    { catalog: 'shared' },
-  );
-  const added = await server.rest('tn_user_byok_add', { provider: 'openai', apiKey: OPENAI_KEY });
-  expect(added.status, JSON.stringify(added.body)).toBe(200);
+      TN_DEFAULT_LLM_BASE_URL: fake.openaiBaseUrl,
+    }),
+  });
+  ({ server, provider } = fixture);
 });
 
 afterAll(async () => {
-  await server?.close();
-  await provider?.close();
+  await fixture?.close();
 });
 
 beforeEach(() => provider.reset());

@@ -1,39 +1,25 @@
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checksumOf, type SessionSnapshot } from '../../functions/session/snapshot.js';
 import { sessionKeys } from '../../functions/shared/store/keys.js';
 import { expectFailure, expectOk } from '../support/rest-expectations.js';
-import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
-import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
+import type { FakeProvider } from '../support/fake-llm-provider.js';
+import { startTutoringServer, type TutoringFixture } from '../support/tutoring-fixture.js';
+import { SECOND_TOKEN, TEST_TOKEN, type TestServer } from '../support/test-server.js';
 
 const OPENAI_KEY = 'sk-proj-SYNCsecretSYNCsecretSYNC7311';
-// Own user ids: the shared catalog table is also used by other files, and a user with two BYOK keys and
-// no default cannot ask.
-const OWNER = `sync-owner-${ulid()}`;
-const BOB = `sync-bob-${ulid()}`;
 
+let fixture: TutoringFixture;
 let server: TestServer;
 let provider: FakeProvider;
 
 beforeAll(async () => {
-  provider = await startFakeProvider({ acceptKeys: [OPENAI_KEY] });
-  server = await startTestServer(
-    {
-      TN_OPENAI_BASE_URL: provider.openaiBaseUrl,
-      TN_ANTHROPIC_BASE_URL: provider.anthropicBaseUrl,
-      TN_LOCAL_USER_ID: OWNER,
-      TN_LOCAL_TOKENS: `${SECOND_TOKEN}=${BOB}`,
-    },
-    { catalog: 'shared' },
-  );
-  const added = await server.rest('tn_user_byok_add', { provider: 'openai', apiKey: OPENAI_KEY });
-  expect(added.status, JSON.stringify(added.body)).toBe(200);
+  fixture = await startTutoringServer({ prefix: 'sync', openaiKey: OPENAI_KEY });
+  ({ server, provider } = fixture);
 });
 
 afterAll(async () => {
-  await server?.close();
-  await provider?.close();
+  await fixture?.close();
 });
 
 beforeEach(() => provider.reset());
@@ -243,7 +229,7 @@ describe('export and import', () => {
     const exportedJson = JSON.stringify(snapshot);
     expect(exportedJson).not.toContain(OPENAI_KEY);
     expect(exportedJson).not.toContain('SYNCsecret');
-    expect(exportedJson).not.toContain(OWNER);
+    expect(exportedJson).not.toContain(fixture.env.TN_LOCAL_USER_ID!);
     const storedBefore = await history(sessionId);
     expect(storedBefore).toEqual(snapshot.events);
 
