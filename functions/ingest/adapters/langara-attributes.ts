@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../course/catalog-model.js';
-import { combine, courseCode, field, mapRecords, provenance, readJson, shape } from './shared.js';
+import type { AdapterContext, CourseFragment, SourceAdapter } from '../../course/catalog-model.js';
+import { parseLangaraCourseList } from './langara-course-list.js';
+import { courseCode, provenance, shape } from './shared.js';
 
 const SOURCE = 'langara-attributes';
 const INSTITUTION = 'langara';
@@ -28,21 +29,9 @@ function courseFragment(raw: unknown, context: AdapterContext): CourseFragment {
   };
 }
 
-function parse(raw: string, context: AdapterContext): AdapterOutput {
-  const file = readJson(raw, context, z.object({ attributes: z.array(z.unknown()) }));
-  if (!file.ok) return file.output;
-  return combine(
-    mapRecords(
-      file.value.attributes,
-      (item) => `${field(item, 'subject')} ${field(item, 'course_code')}`,
-      (item) => [courseFragment(item, context)],
-    ),
-  );
-}
-
 export const langaraAttributesAdapter: SourceAdapter = {
   name: SOURCE,
   description: 'Langara College course attributes (AR, SC, HUM, LSC, SCI, SOC, UT flags) as course fragments',
   institutions: [INSTITUTION],
-  parse,
+  parse: parseLangaraCourseList('attributes', courseFragment),
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../course/catalog-model.js';
-import { combine, courseCode, field, mapRecords, provenance, readJson, shape, text } from './shared.js';
+import type { AdapterContext, CourseFragment, SourceAdapter } from '../../course/catalog-model.js';
+import { parseLangaraCourseList } from './langara-course-list.js';
+import { courseCode, provenance, shape, text } from './shared.js';
 
 const SOURCE = 'langara-catalogue';
 const INSTITUTION = 'langara';
@@ -31,21 +32,9 @@ function courseFragment(raw: unknown, context: AdapterContext): CourseFragment {
   };
 }
 
-function parse(raw: string, context: AdapterContext): AdapterOutput {
-  const file = readJson(raw, context, z.object({ courses: z.array(z.unknown()) }));
-  if (!file.ok) return file.output;
-  return combine(
-    mapRecords(
-      file.value.courses,
-      (item) => `${field(item, 'subject')} ${field(item, 'course_code')}`,
-      (item) => [courseFragment(item, context)],
-    ),
-  );
-}
-
 export const langaraCatalogueAdapter: SourceAdapter = {
   name: SOURCE,
   description: 'Langara College course catalogue (langara-course-api catalogue.json): titles, descriptions, credits, weekly hours',
   institutions: [INSTITUTION],
-  parse,
+  parse: parseLangaraCourseList('courses', courseFragment),
 };
