@@ -19,14 +19,11 @@ export async function reservePrompt(services: Services, principal: Principal, no
   const window = quotaWindow(DAY_MS, now);
   const result = await consumeQuota(services.store, { userId: owner, kind: PROMPT_QUOTA_KIND, max, window });
   if (!result.admitted) {
-    throw new ToolError(
-      'RATE_LIMITED',
+    throw ToolError.rateLimited(
       'Daily prompt limit exceeded',
-      {
-        reason: `${principal.kind === 'user' ? 'User has' : 'Anonymous sessions have'} used ${result.current}/${max} prompts today`,
-        retryAfter: Math.max(1, Math.ceil((window.endsAt.getTime() - now.getTime()) / 1000)),
-        limit: { current: result.current, max, window: window.label },
-      },
+      result,
+      now,
+      `${principal.kind === 'user' ? 'User has' : 'Anonymous sessions have'} used ${result.current}/${max} prompts today`,
       'Your message was not sent. Tell the user the daily limit is reached; retry after details.retryAfter seconds or upgrade the plan.',
     );
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ConsumeResult } from '../store/quota-counter.js';
 
 export const ERROR_CODES = [
   'BAD_REQUEST',
@@ -92,6 +93,19 @@ export class ToolError extends Error {
   }
   static unprocessable(message: string, reason?: string): ToolError {
     return new ToolError('UNPROCESSABLE_ENTITY', message, reason ? { reason } : undefined);
+  }
+  /** A refused quota or rate-limit increment: retryAfter is the seconds to the window's end (seed 000's example). */
+  static rateLimited(message: string, refused: ConsumeResult, now: Date, reason: string, instruction?: string): ToolError {
+    return new ToolError(
+      'RATE_LIMITED',
+      message,
+      {
+        reason,
+        retryAfter: Math.max(1, Math.ceil((refused.window.endsAt.getTime() - now.getTime()) / 1000)),
+        limit: { current: refused.current, max: refused.max, window: refused.window.label },
+      },
+      instruction,
+    );
   }
 }
 

@@ -131,11 +131,7 @@ async function enforceRateLimit(definition: AnyToolDefinition, request: Invocati
     window,
   });
   if (!result.admitted) {
-    throw new ToolError('RATE_LIMITED', `Rate limit for ${request.toolName} exceeded`, {
-      reason: `${result.current}/${result.max} calls in the current ${window.label} window`,
-      retryAfter: Math.max(1, Math.ceil((window.endsAt.getTime() - now.getTime()) / 1000)),
-      limit: { current: result.current, max: result.max, window: window.label },
-    });
+    throw ToolError.rateLimited(`Rate limit for ${request.toolName} exceeded`, result, now, `${result.current}/${result.max} calls in the current ${window.label} window`);
   }
 }
 
