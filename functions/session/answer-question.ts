@@ -48,6 +48,9 @@ export async function answerQuestion(
   const { services } = ctx;
   const { session, question } = args;
   const lookups: LookupLog = { started: 0, calls: [] };
+  // Nothing reached the log: the prompt is not charged and the ask can be repeated at once.
+  const giveBack = () =>
+    Promise.all([releasePrompt(services, args.reservation), releaseAnswering(services.store, session.sessionId, args.clientEventId)]);
   let text: string;
   let prompt: ReturnType<typeof buildTutorPrompt>;
   try {
@@ -74,7 +77,7 @@ export async function answerQuestion(
     });
     text = turn.text;
   } catch (error) {
-    await Promise.all([releasePrompt(services, args.reservation), releaseAnswering(services.store, session.sessionId, args.clientEventId)]);
+    await giveBack();
     throw error;
   }
 
@@ -100,9 +103,8 @@ export async function answerQuestion(
       }),
     }));
   } catch (error) {
-    // The answer was produced but could not be stored: nothing reached the log, so nothing is charged
-    // and the ask can be repeated at once with the same clientEventId.
-    await Promise.all([releasePrompt(services, args.reservation), releaseAnswering(services.store, session.sessionId, args.clientEventId)]);
+    // The answer was produced but could not be stored.
+    await giveBack();
     ctx.logger.error('answer could not be stored', { error: error instanceof Error ? error.message : String(error) });
     throw new ToolError(
       'SERVICE_UNAVAILABLE',

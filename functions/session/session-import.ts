@@ -1,6 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll } from '../shared/store/query-all.js';
 import { deleteAll, putAll } from '../shared/store/batch-writes.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
@@ -8,7 +7,7 @@ import { ToolError } from '../shared/tools/errors.js';
 import { contentHash, type AskRequest } from './ask-requests.js';
 import { readAllEvents } from './event-log.js';
 import { effectiveExpiry, epochSeconds, expiryAfter, itemsExpiryFor, type SessionEvent, type SessionRecord } from './session-model.js';
-import { metaItem, readSession } from './session-store.js';
+import { metaItem, partitionKeys, readSession } from './session-store.js';
 import type { SessionSnapshot } from './snapshot.js';
 
 export interface ImportResult {
@@ -124,12 +123,7 @@ function reconstructRequests(events: SessionEvent[]): { requests: AskRequest[]; 
 
 async function deletePartition(store: Store, sessionId: string): Promise<void> {
   const meta = sessionKeys.meta(sessionId);
-  const keysOf = await queryAll(store, {
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': meta.PK },
-    ProjectionExpression: 'PK, SK',
-    ConsistentRead: true,
-  });
+  const keysOf = await partitionKeys(store, sessionId);
   // META last, so a crash midway leaves an expired session (still unreadable), never a headless log.
   await deleteAll(store, [...keysOf.filter((key) => key.SK !== meta.SK), ...keysOf.filter((key) => key.SK === meta.SK)]);
 }

@@ -5,6 +5,7 @@ import type { Principal } from '../shared/auth/principal.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
 import { ToolError } from '../shared/tools/errors.js';
+import type { ToolContext } from '../shared/tools/tool-context.js';
 import { effectiveExpiry, epochSeconds, PendingDraftSchema, type PendingDraft, type SessionRecord } from './session-model.js';
 
 const NOT_FOUND_HINTS = ['Start a new session with tn_session_start; sessions expire after a period without activity.'];
@@ -79,6 +80,13 @@ export async function sessionIdFor(store: Store, principal: Principal, sessionId
   return String(current.sessionId);
 }
 
+/** The session a tool call is about (the one named, else the caller's current one), if the caller may use it. */
+export async function openSessionFor(ctx: Pick<ToolContext, 'services' | 'principal' | 'now'>, sessionId: string | undefined): Promise<SessionRecord> {
+  const now = ctx.now();
+  const id = await sessionIdFor(ctx.services.store, ctx.principal, sessionId, now);
+  return openSession(ctx.services.store, id, ctx.principal, now);
+}
+
 /** Pending drafts, oldest first (DRAFT# items exist only while a draft is neither sent nor cancelled). */
 export async function listPendingDrafts(store: Store, sessionId: string): Promise<PendingDraft[]> {
   const items = await queryAll(store, {
@@ -91,6 +99,16 @@ export async function listPendingDrafts(store: Store, sessionId: string): Promis
     .sort((a, b) => a.seq - b.seq);
 }
 
+/** The key of every item of a session (META, events, records, drafts, devices). */
+export function partitionKeys(store: Store, sessionId: string): Promise<Record<string, unknown>[]> {
+  return queryAll(store, {
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': sessionKeys.partition(sessionId) },
+    ProjectionExpression: 'PK, SK',
+    ConsistentRead: true,
+  });
+}
+
 /**
  * Gives every item of the session a TTL of at least `itemsTtlAt`, then records it on META (only ever
  * moving it forward). Runs when the sliding expiry outruns the items' TTL: at most once per half
@@ -98,11 +116,7 @@ export async function listPendingDrafts(store: Store, sessionId: string): Promis
  */
 export async function refreshItemExpiry(store: Store, sessionId: string, itemsTtlAt: string): Promise<boolean> {
   const ttl = epochSeconds(itemsTtlAt);
-  const keysOf = await queryAll(store, {
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': sessionKeys.partition(sessionId) },
-    ProjectionExpression: 'PK, SK',
-  });
+  const keysOf = await partitionKeys(store, sessionId);
   for (let i = 0; i < keysOf.length; i += 25) {
     await Promise.all(
       keysOf.slice(i, i + 25).map((key) =>

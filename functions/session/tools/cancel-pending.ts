@@ -3,7 +3,7 @@ import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { cancelPendingDrafts } from '../drafts.js';
 import { ClientEventIdInput, DeviceIdInput, PendingDraftSchema, CurrentSessionIdInput } from '../session-model.js';
-import { openSession, sessionIdFor } from '../session-store.js';
+import { openSessionFor } from '../session-store.js';
 import { EXAMPLE_SESSION_ID, WRITE } from './session-tool.js';
 
 export const cancelPendingTool = defineTool({
@@ -29,9 +29,8 @@ export const cancelPendingTool = defineTool({
   tags: ['tutoring', 'session', 'drafts', 'sync'],
   examples: [{ description: 'Cancel drafts of a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
   async handler(args, ctx) {
-    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
+    const { sessionId } = await openSessionFor(ctx, args.sessionId);
     const store = ctx.services.store;
-    await openSession(store, sessionId, ctx.principal, ctx.now());
     const result = await cancelPendingDrafts(
       { store, now: ctx.now, retentionDays: ctx.services.config.tutor.retentionDays },
       { sessionId, clientEventIds: args.clientEventIds, deviceId: args.deviceId ?? null },

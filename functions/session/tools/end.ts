@@ -3,7 +3,7 @@ import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { endSession } from '../drafts.js';
 import { DeviceIdInput, CurrentSessionIdInput } from '../session-model.js';
-import { openSession, sessionIdFor } from '../session-store.js';
+import { openSessionFor } from '../session-store.js';
 import { EXAMPLE_SESSION_ID, WRITE } from './session-tool.js';
 
 export const endTool = defineTool({
@@ -32,9 +32,8 @@ export const endTool = defineTool({
   tags: ['tutoring', 'session'],
   examples: [{ description: 'End a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
   async handler(args, ctx) {
-    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
+    const { sessionId } = await openSessionFor(ctx, args.sessionId);
     const store = ctx.services.store;
-    await openSession(store, sessionId, ctx.principal, ctx.now());
     const { session, events } = await endSession(
       { store, now: ctx.now, retentionDays: ctx.services.config.tutor.retentionDays },
       { sessionId, deviceId: args.deviceId ?? null, reason: args.reason },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { readAllEvents } from '../event-log.js';
 import { CurrentSessionIdInput } from '../session-model.js';
-import { openSession, sessionIdFor } from '../session-store.js';
+import { openSessionFor } from '../session-store.js';
 import { buildSnapshot, SessionSnapshotSchema } from '../snapshot.js';
 import { EXAMPLE_SESSION_ID, READ } from './session-tool.js';
 
@@ -20,9 +20,9 @@ export const exportTool = defineTool({
   tags: ['tutoring', 'session', 'sync', 'export'],
   examples: [{ description: 'Export a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
   async handler(args, ctx) {
-    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
+    const session = await openSessionFor(ctx, args.sessionId);
+    const { sessionId } = session;
     const store = ctx.services.store;
-    const session = await openSession(store, sessionId, ctx.principal, ctx.now());
     const events = await readAllEvents(store, sessionId);
     // Seqs are gap-free, so the events read are 1..n even if some were appended after META was read;
     // anything else is a read that must not be passed off as a complete snapshot.

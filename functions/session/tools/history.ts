@@ -3,7 +3,7 @@ import { defineTool } from '../../shared/tools/define-tool.js';
 import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
 import { readEventsAfter } from '../event-log.js';
 import { SessionEventSchema, CurrentSessionIdInput } from '../session-model.js';
-import { openSession, sessionIdFor } from '../session-store.js';
+import { openSessionFor } from '../session-store.js';
 import { EXAMPLE_SESSION_ID, READ } from './session-tool.js';
 
 const input = z.strictObject({
@@ -25,9 +25,9 @@ export const historyTool = defineTool({
   tags: ['tutoring', 'session', 'sync'],
   examples: [{ description: 'History of a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
   async handler(args, ctx) {
-    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
+    const session = await openSessionFor(ctx, args.sessionId);
+    const { sessionId } = session;
     const store = ctx.services.store;
-    const session = await openSession(store, sessionId, ctx.principal, ctx.now());
     const scope = { tool: ctx.toolName, userId: session.ownerId ?? undefined, query: sessionId };
     const after = args.cursor ? ctx.services.cursors.decode<{ seq: number }>(scope, args.cursor).seq : (args.afterSeq ?? 0);
     const page = after < session.lastSeq ? await readEventsAfter(store, sessionId, after, args.limit) : { events: [], hasMore: false };

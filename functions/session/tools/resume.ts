@@ -3,7 +3,7 @@ import { defineTool } from '../../shared/tools/define-tool.js';
 import { advanceDeviceCursor } from '../device-cursors.js';
 import { readLatestEvents } from '../event-log.js';
 import { DeviceIdInput, PendingDraftSchema, SessionEventSchema, CurrentSessionIdInput, SessionStateSchema, stateOf } from '../session-model.js';
-import { listPendingDrafts, openSession, sessionIdFor } from '../session-store.js';
+import { listPendingDrafts, openSessionFor } from '../session-store.js';
 import { EXAMPLE_SESSION_ID, READ } from './session-tool.js';
 
 export const resumeTool = defineTool({
@@ -28,9 +28,9 @@ export const resumeTool = defineTool({
   tags: ['tutoring', 'session', 'sync'],
   examples: [{ description: 'Resume a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID }, expect: 'NOT_FOUND' }],
   async handler(args, ctx) {
-    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
+    const session = await openSessionFor(ctx, args.sessionId);
+    const { sessionId } = session;
     const store = ctx.services.store;
-    const session = await openSession(store, sessionId, ctx.principal, ctx.now());
     const [pendingDrafts, recentEvents] = await Promise.all([
       listPendingDrafts(store, sessionId),
       args.recent ? readLatestEvents(store, sessionId, args.recent, session.lastSeq) : Promise.resolve([]),

@@ -3,7 +3,7 @@ import { defineTool } from '../../shared/tools/define-tool.js';
 import { advanceDeviceCursor, readDeviceCursor } from '../device-cursors.js';
 import { readEventsAfter } from '../event-log.js';
 import { DeviceIdInput, PendingDraftSchema, SessionEventSchema, CurrentSessionIdInput } from '../session-model.js';
-import { listPendingDrafts, openSession, sessionIdFor } from '../session-store.js';
+import { listPendingDrafts, openSessionFor } from '../session-store.js';
 import { EXAMPLE_SESSION_ID, READ } from './session-tool.js';
 
 const MAX_UNSEEN = 50;
@@ -42,9 +42,9 @@ export const syncStatusTool = defineTool({
     { description: 'Sync status of a session that does not exist', input: { sessionId: EXAMPLE_SESSION_ID, deviceId: 'cli-laptop' }, expect: 'NOT_FOUND' },
   ],
   async handler(args, ctx) {
-    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
+    const session = await openSessionFor(ctx, args.sessionId);
+    const { sessionId } = session;
     const store = ctx.services.store;
-    const session = await openSession(store, sessionId, ctx.principal, ctx.now());
     const lastSeenSeq = args.lastSeenSeq ?? (await readDeviceCursor(store, sessionId, args.deviceId));
     const [page, pendingDrafts] = await Promise.all([
       lastSeenSeq < session.lastSeq ? readEventsAfter(store, sessionId, lastSeenSeq, MAX_UNSEEN) : Promise.resolve({ events: [], hasMore: false }),

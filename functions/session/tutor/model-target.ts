@@ -1,4 +1,5 @@
 import type { Principal } from '../../shared/auth/principal.js';
+import type { DefaultLlmProvider, TutorConfig } from '../../shared/config.js';
 import { byokEncryptionContext } from '../../shared/crypto/byok-context.js';
 import { openSecret } from '../../shared/crypto/envelope.js';
 import type { Services } from '../../shared/services.js';
@@ -57,9 +58,8 @@ async function byokTarget(services: Services, userId: string, credential: Stored
   } catch {
     throw new ToolError('SERVICE_UNAVAILABLE', 'Your stored provider key could not be decrypted right now.', { reason: 'key decryption failed' });
   }
-  const configured = credential.provider === 'openai' ? tutor.openaiBaseUrl : credential.provider === 'anthropic' ? tutor.anthropicBaseUrl : undefined;
   // Checked again at call time: the name may resolve elsewhere now than when the key was added.
-  const baseUrl = credential.baseUrl ? await checkBaseUrl(credential.baseUrl, runtime) : configured;
+  const baseUrl = credential.baseUrl ? await checkBaseUrl(credential.baseUrl, runtime) : proxyFor(tutor, credential.provider);
   return {
     source: 'byok',
     provider: credential.provider,
@@ -74,6 +74,10 @@ function operatorTarget(services: Services): ModelTarget | undefined {
   const llm = services.config.tutor.defaultLlm;
   if (!llm) return undefined;
   const { tutor, region } = services.config;
-  const configured = llm.provider === 'openai' ? tutor.openaiBaseUrl : llm.provider === 'anthropic' ? tutor.anthropicBaseUrl : undefined;
-  return { source: 'operator', provider: llm.provider, model: llm.model, apiKey: llm.apiKey, baseUrl: llm.baseUrl ?? configured, region };
+  return { source: 'operator', provider: llm.provider, model: llm.model, apiKey: llm.apiKey, baseUrl: llm.baseUrl ?? proxyFor(tutor, llm.provider), region };
+}
+
+/** Where calls to a provider's own API go when no base URL was given (TN_OPENAI_BASE_URL, TN_ANTHROPIC_BASE_URL). */
+function proxyFor(tutor: TutorConfig, provider: DefaultLlmProvider): string | undefined {
+  return provider === 'openai' ? tutor.openaiBaseUrl : provider === 'anthropic' ? tutor.anthropicBaseUrl : undefined;
 }
