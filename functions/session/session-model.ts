@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestampField } from '../shared/tools/schema-helpers.js';
 
 export const EVENT_TYPES = ['user_message', 'assistant_message', 'draft', 'draft_cancelled', 'session_ended'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -30,7 +31,7 @@ export const SessionEventSchema = z.object({
   eventId: z.ulid(),
   seq: z.number().int().min(1).describe('Position in the session: 1, 2, 3, … with no gaps'),
   type: z.enum(EVENT_TYPES),
-  createdAt: z.iso.datetime(),
+  createdAt: timestampField(),
   role: z.enum(['user', 'assistant']),
   content: z.string(),
   deviceId: z.string().nullable().describe('Device that wrote the event; null when the client did not say'),
@@ -53,10 +54,10 @@ export const SessionStateSchema = z.object({
   status: z.enum(['active', 'ended']),
   owner: z.enum(['user', 'anonymous']),
   context: SessionContextSchema,
-  createdAt: z.iso.datetime(),
-  lastActivityAt: z.iso.datetime(),
-  expiresAt: z.iso.datetime(),
-  endedAt: z.iso.datetime().nullable(),
+  createdAt: timestampField(),
+  lastActivityAt: timestampField(),
+  expiresAt: timestampField(),
+  endedAt: timestampField().nullable(),
   latestSeq: z.number().int().min(0),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { timestampField } from '../shared/tools/schema-helpers.js';
 import { SessionEventSchema, SessionStateSchema, stateOf, type SessionEvent, type SessionRecord } from './session-model.js';
 
 export const SNAPSHOT_SCHEMA_VERSION = 'tutor-nexus.session-export/1';
@@ -16,7 +17,7 @@ export const SessionSnapshotSchema = z.object({
   schemaVersion: z.literal(SNAPSHOT_SCHEMA_VERSION),
   session: SessionStateSchema.extend({ course: CourseSnapshotSchema.nullable() }),
   events: z.array(SessionEventSchema),
-  exportedAt: z.iso.datetime(),
+  exportedAt: timestampField(),
   checksum: z
     .string()
     .regex(/^sha256:[0-9a-f]{64}$/)
@@ -51,6 +52,24 @@ export function buildSnapshot(record: SessionRecord, events: SessionEvent[], exp
     exportedAt: exportedAt.toISOString(),
   } as const;
   return { ...body, checksum: checksumOf(body) };
+}
+
+/** The snapshot with every timestamp in UTC, as the server writes them (a snapshot may carry any RFC 3339 offset). */
+export function inUtc(snapshot: SessionSnapshot): SessionSnapshot {
+  const utc = (value: string) => new Date(value).toISOString();
+  const { session } = snapshot;
+  return {
+    ...snapshot,
+    session: {
+      ...session,
+      createdAt: utc(session.createdAt),
+      lastActivityAt: utc(session.lastActivityAt),
+      expiresAt: utc(session.expiresAt),
+      endedAt: session.endedAt === null ? null : utc(session.endedAt),
+    },
+    events: snapshot.events.map((event) => ({ ...event, createdAt: utc(event.createdAt) })),
+    exportedAt: utc(snapshot.exportedAt),
+  };
 }
 
 /** Problems that make a snapshot unusable even with a matching checksum (seqs must run 1..n). */

@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../../functions/all-tools.js';
 import { ErrorResponseSchema } from '../../functions/shared/tools/errors.js';
+import { BAD_INPUTS } from '../support/bad-inputs.js';
+import { errorResponseOf } from '../support/mcp-clients.js';
 import { connectClient, startTestServer, type TestServer } from '../support/test-server.js';
 
 const NAMES = [...ALL_DOMAIN_TOOLS, ...ENDPOINT_TOOLS].map((tool) => `tn_${tool.name}`);
-
-/** Malformed inputs every tool must refuse with a named-field BAD_REQUEST, never a 500. */
-const BAD_INPUTS: [string, unknown][] = [
-  ['an array instead of an object', [1, 2, 3]],
-  ['a string instead of an object', 'hello'],
-  ['an unknown field of the wrong type', { limit: 'many', cursor: 42, provider: 7, tutoringStyle: ['x'], domain: 5, __proto__x: {} }],
-  ['a huge string', { apiKey: 'x'.repeat(100_000), tag: 'y'.repeat(10_000), language: 'z'.repeat(5000) }],
-];
 
 let server: TestServer;
 beforeAll(async () => {
@@ -44,7 +38,7 @@ describe('bad input over MCP', () => {
       for (const name of NAMES) {
         const result = await client.callTool({ name, arguments: { limit: -5, cursor: 12, provider: 'nope', includeSchemas: 'yes', credentialId: 'x' } });
         expect(result.isError, name).toBe(true);
-        expect((result.structuredContent as any).code, name).toBe('BAD_REQUEST');
+        expect(errorResponseOf(result).code, name).toBe('BAD_REQUEST');
       }
     } finally {
       await client.close();

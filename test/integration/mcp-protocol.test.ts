@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorResponseOf } from '../support/mcp-clients.js';
 import { connectClient, startTestServer, type Era, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
@@ -60,7 +61,7 @@ describe.each<Era>(['legacy', 'modern'])('MCP over HTTP (%s protocol era)', (era
     try {
       const result = await client.callTool({ name: 'tn_user_preferences_set', arguments: { theme: 'neon', timezone: 'Mars/Base' } });
       expect(result.isError).toBe(true);
-      const error = result.structuredContent as any;
+      const error = errorResponseOf(result) as any;
       expect(error.code).toBe('BAD_REQUEST');
       expect(error.requestId).toBeTruthy();
       expect(error.details.fields.map((f: any) => f.field).sort()).toEqual(['theme', 'timezone']);
@@ -75,7 +76,7 @@ describe.each<Era>(['legacy', 'modern'])('MCP over HTTP (%s protocol era)', (era
     try {
       const denied = await client.callTool({ name: 'tn_user_quota', arguments: {} });
       expect(denied.isError).toBe(true);
-      expect((denied.structuredContent as any).code).toBe('UNAUTHORIZED');
+      expect(errorResponseOf(denied).code).toBe('UNAUTHORIZED');
       const discovery = await client.callTool({ name: 'tn_tools_list', arguments: { domain: 'user' } });
       expect(discovery.isError).toBeFalsy();
       expect((discovery.structuredContent as any).tools.length).toBe(7);

@@ -298,6 +298,26 @@ describe('export and import', () => {
     expect(wrongVersion.details.fields.map((f: any) => f.field)).toContain('snapshot.schemaVersion');
   });
 
+  it('accepts a snapshot whose timestamps carry other RFC 3339 offsets, and stores them in UTC', async () => {
+    const sessionId = await startSession({});
+    await ok('tn_session_ask', { sessionId, message: 'Offsets', clientEventId: 'off-1' });
+    const snapshot: SessionSnapshot = await ok('tn_session_export', { sessionId });
+    const { checksum: _checksum, ...body } = snapshot;
+    // The same instants written in Vancouver winter time (UTC-08:00).
+    const pacific = (utc: string) => new Date(Date.parse(utc) - 8 * 3600_000).toISOString().replace('Z', '-08:00');
+    const rewritten = {
+      ...body,
+      session: { ...body.session, createdAt: pacific(body.session.createdAt), lastActivityAt: pacific(body.session.lastActivityAt), expiresAt: pacific(body.session.expiresAt) },
+      events: body.events.map((event) => ({ ...event, createdAt: pacific(event.createdAt) })),
+      exportedAt: pacific(body.exportedAt),
+    };
+    expect(rewritten.events[0]!.createdAt).toMatch(/-08:00$/);
+    expect(await deletePartition(sessionId)).toBeGreaterThan(0);
+    const imported = await ok('tn_session_import', { snapshot: { ...rewritten, checksum: checksumOf(rewritten) } });
+    expect(imported).toMatchObject({ status: 'imported', sessionId, latestSeq: 2 });
+    expect(await history(sessionId)).toEqual(snapshot.events);
+  });
+
   it('needs a signed-in user to import', async () => {
     const sessionId = await startSession({});
     const snapshot = await ok('tn_session_export', { sessionId });

@@ -49,6 +49,30 @@ describe('transfer tools on the shipped BC Transfer Guide data', () => {
     expect(old.body.exactMatches.some((m: any) => m.targets.some((t: any) => t.code === 'CMPT 212'))).toBe(true);
   });
 
+  it('takes asOfDate as an RFC 3339 date-time: the calendar date at that instant in Vancouver', async () => {
+    const courses = { sourceCourses: ['CPSC 1160', 'CPSC 1181'] };
+    const plainDate = await resolve({ ...courses, asOfDate: '2023-02-28' });
+    for (const instant of ['2023-03-01T00:00:00Z', '2023-02-28T23:30:00-08:00', '2023-03-01T03:00:00+05:00']) {
+      const { status, body } = await resolve({ ...courses, asOfDate: instant });
+      expect(status, instant).toBe(200);
+      expect(body.asOfDate, instant).toBe('2023-02-28');
+      expect(body.exactMatches, instant).toEqual(plainDate.body.exactMatches);
+    }
+    expect((await resolve({ ...courses, asOfDate: '2023-03-01T00:00:00-08:00' })).body.asOfDate).toBe('2023-03-01');
+    const search = await server.rest('tn_transfer_search', { sourceInstitution: 'langara', targetInstitution: 'sfu', course: 'CPSC 1150', asOfDate: '2023-01-01T12:00:00Z' }, null);
+    expect(search.status).toBe(200);
+    const equivalents = await server.rest('tn_course_equivalent_elsewhere', { course: 'langara:CPSC 1150', asOfDate: '2023-01-01T12:00:00+01:00' }, null);
+    expect(equivalents.status).toBe(200);
+  });
+
+  it('refuses a date-time without an offset or an impossible date, naming asOfDate', async () => {
+    for (const asOfDate of ['2023-03-01T00:00:00', '2023-02-29', '2023-03-01T25:00:00Z']) {
+      const { status, body } = await resolve({ sourceCourses: ['CPSC 1160'], asOfDate });
+      expect(status, asOfDate).toBe(400);
+      expect(body.details.fields.map((f: any) => f.field), asOfDate).toEqual(['asOfDate']);
+    }
+  });
+
   it('searches a pair by subject and course, and pages with cursors', async () => {
     const first = await server.rest('tn_transfer_search', { sourceInstitution: 'LANG', targetInstitution: 'SFU', subject: 'CPSC', limit: 5 }, null);
     expect(first.body.items).toHaveLength(5);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { effectiveDate, effectiveDateInput, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { institutionId } from '../../shared/catalog/institutions.js';
+import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { pageOf, paginated, PaginationInput } from '../../shared/tools/pagination.js';
 import { CATALOG_TOOL, CourseRefInput, loadCourse } from '../course-lookup.js';
@@ -17,7 +19,7 @@ export const equivalentElsewhereTool = defineTool({
     course: CourseRefInput,
     otherInstitution: z.string().min(2).max(40).optional().describe('Only rules with this institution, e.g. "sfu" or "UBCV"'),
     direction: z.enum(['outgoing', 'incoming', 'both']).default('both').describe('outgoing, incoming, or both (default)'),
-    asOfDate: z.iso.date().optional().describe('Date the rules must be in force on (YYYY-MM-DD); default today'),
+    asOfDate: optionalField(effectiveDateInput('Date the rules must be in force on; default today')),
     ...PaginationInput,
   }),
   output: paginated(EquivalenceSchema),
@@ -26,7 +28,7 @@ export const equivalentElsewhereTool = defineTool({
   examples: [{ description: 'Where Langara CPSC 1150 transfers', input: { course: 'langara:CPSC 1150' }, expect: 'success' }],
   async handler(args, ctx) {
     const { bundle, view } = await loadCourse(ctx, args.course);
-    const asOf = args.asOfDate ?? ctx.now().toISOString().slice(0, 10);
+    const asOf = effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(view.institution));
     const other = args.otherInstitution ? institutionId(args.otherInstitution) : undefined;
     const all = equivalencesOf(bundle.extras);
     const matching = all

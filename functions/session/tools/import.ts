@@ -3,7 +3,7 @@ import { defineTool } from '../../shared/tools/define-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { requireUserId } from '../../shared/tools/tool-context.js';
 import { importSnapshot } from '../session-import.js';
-import { checksumOf, SessionSnapshotSchema, snapshotProblems } from '../snapshot.js';
+import { checksumOf, inUtc, SessionSnapshotSchema, snapshotProblems } from '../snapshot.js';
 import { WRITE } from './session-tool.js';
 
 export const importTool = defineTool({
@@ -66,7 +66,7 @@ export const importTool = defineTool({
     if (problems.length) {
       throw new ToolError('UNPROCESSABLE_ENTITY', 'The snapshot is inconsistent.', { reason: problems.join('; '), fields: [{ field: 'snapshot.events', message: problems[0]! }] });
     }
-    const result = await importSnapshot(ctx.services.store, { snapshot, ownerId, now: ctx.now(), retentionDays: ctx.services.config.tutor.retentionDays });
+    const result = await importSnapshot(ctx.services.store, { snapshot: inUtc(snapshot), ownerId, now: ctx.now(), retentionDays: ctx.services.config.tutor.retentionDays });
     return {
       data: result,
       hints: {

@@ -7,6 +7,8 @@ export interface Institution {
   name: string;
   bctgCode?: string;
   aliases: string[];
+  /** IANA zone whose calendar dates the institution's rules use; BC's when absent. */
+  timeZone?: string;
 }
 
 export const INSTITUTIONS: Institution[] = [
@@ -26,7 +28,7 @@ export const INSTITUTIONS: Institution[] = [
   { id: 'twu', name: 'Trinity Western University', bctgCode: 'TWU', aliases: [] },
   { id: 'ucw', name: 'University Canada West', bctgCode: 'UCW', aliases: [] },
   { id: 'emily-carr', name: 'Emily Carr University of Art & Design', bctgCode: 'EC', aliases: ['ecuad'] },
-  { id: 'athabasca', name: 'Athabasca University', bctgCode: 'AU', aliases: [] },
+  { id: 'athabasca', name: 'Athabasca University', bctgCode: 'AU', aliases: [], timeZone: 'America/Edmonton' },
   { id: 'fdu', name: 'Fairleigh Dickinson University', bctgCode: 'FDU', aliases: [] },
   { id: 'yorkville', name: 'Yorkville University', bctgCode: 'YVU', aliases: [] },
   { id: 'bcit', name: 'British Columbia Institute of Technology', bctgCode: 'BCIT', aliases: [] },

@@ -61,7 +61,12 @@ export function buildMcpServer(args: {
   return server;
 }
 
-/** structuredContent is the output; the text repeats it as JSON with a one-line next step. */
+/**
+ * structuredContent is the output; the text repeats it as JSON with a one-line next step.
+ * An error carries no structuredContent: clients validate structuredContent against the tool's
+ * outputSchema even on isError results (the v1 SDK client throws), so the ErrorResponse travels
+ * as the first text block and in `_meta.error`.
+ */
 export function toCallToolResult(invocation: Invocation): CallToolResult {
   if (invocation.ok) {
     return {
@@ -83,7 +88,6 @@ export function toCallToolResult(invocation: Invocation): CallToolResult {
       { type: 'text', text: JSON.stringify(invocation.error) },
       { type: 'text', text: `Next: ${invocation.instruction}` },
     ],
-    structuredContent: invocation.error,
-    _meta: { instruction: invocation.instruction, execution: invocation.meta },
+    _meta: { error: invocation.error, instruction: invocation.instruction, execution: invocation.meta },
   };
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import { effectiveDate, effectiveDateInput, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { institutionId } from '../../shared/catalog/institutions.js';
+import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { TRANSFER_TOOL } from '../transfer-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
@@ -24,12 +26,12 @@ export const resolveTool = defineTool({
     sourceInstitution: InstitutionInput('Sending'),
     targetInstitution: InstitutionInput('Receiving'),
     sourceCourses: z.array(z.string().min(3).max(64)).min(1).max(60).describe('Courses taken, e.g. ["CPSC 1150", "MATH 1171"] (a set; "langara:CPSC 1150" also works)'),
-    asOfDate: z.iso.date().optional().describe('Date the rules must be in force (YYYY-MM-DD); default today'),
+    asOfDate: optionalField(effectiveDateInput('Date the rules must be in force; default today')),
   }),
   output: z.object({
     sourceInstitution: z.string(),
     targetInstitution: z.string(),
-    asOfDate: z.string(),
+    asOfDate: z.string().describe('The calendar date the rules were checked against (YYYY-MM-DD), in the receiving institution\'s time zone'),
     exactMatches: z.array(MatchSchema),
     partialMatches: z.array(MatchSchema),
     nearMisses: z.array(
@@ -64,7 +66,7 @@ export const resolveTool = defineTool({
       return { input, code };
     });
     const codes = [...new Set(normalized.map((n) => n.code))].sort();
-    const asOf = args.asOfDate ?? ctx.now().toISOString().slice(0, 10);
+    const asOf = effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(receiver));
     const trips = new RoundTrips();
     const idsByCourse = await Promise.all(codes.map((code) => ruleIdsForCourse(ctx.services.store, sender, code, receiver, trips)));
     const rules = await getRules(ctx.services.store, idsByCourse.flat(), trips);

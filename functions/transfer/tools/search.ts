@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import { effectiveDate, effectiveDateInput, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { institutionId } from '../../shared/catalog/institutions.js';
+import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { TRANSFER_TOOL } from '../transfer-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
@@ -23,7 +25,7 @@ export const searchTool = defineTool({
     targetInstitution: z.string().min(2).max(40).describe('Receiving institution slug or code, e.g. "sfu"'),
     subject: z.string().regex(/^[A-Za-z]{2,5}$/).optional().describe('Only this sending subject, e.g. "CPSC"'),
     course: z.string().min(3).max(64).optional().describe('Only this sending course, e.g. "CPSC 1150"'),
-    asOfDate: z.iso.date().optional().describe('Only rules in force on this date (YYYY-MM-DD); all dates when omitted'),
+    asOfDate: optionalField(effectiveDateInput('Only rules in force on this date; all dates when omitted')),
     ...PaginationInput,
   }),
   output: paginated(RuleSummarySchema),
@@ -37,10 +39,11 @@ export const searchTool = defineTool({
     const code = args.course ? normalizeCourseCode(args.course.includes(':') ? args.course.split(':')[1]! : args.course) : undefined;
     if (args.course && !code) throw ToolError.badRequest('course must be a code like "CPSC 1150".', [{ field: 'course', message: 'expected SUBJECT NUMBER' }]);
     const prefix = code ? `${code}#` : args.subject ? `${args.subject.toUpperCase()} ` : undefined;
-    const scope = { tool: ctx.toolName, query: [sender, receiver, prefix, args.asOfDate] };
+    const asOf = args.asOfDate === undefined ? undefined : effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(receiver));
+    const scope = { tool: ctx.toolName, query: [sender, receiver, prefix, asOf] };
     const startKey = args.cursor ? ctx.services.cursors.decode<Record<string, unknown>>(scope, args.cursor) : undefined;
     const page = await pairRules(ctx.services.store, { sender, receiver, prefix, limit: args.limit, startKey });
-    const rules = args.asOfDate ? page.rules.filter((r) => inForce(r, args.asOfDate!)) : page.rules;
+    const rules = asOf ? page.rules.filter((r) => inForce(r, asOf)) : page.rules;
     return {
       data: {
         items: rules.map(ruleSummary),
