@@ -40,6 +40,9 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
   response.headers.forEach((value, name) => {
     outHeaders[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
   });
+  // A request body left unread (refused early: too large, unauthenticated) cannot be skipped on a
+  // kept-alive socket: close it after this answer, so the client's next request opens a new one.
+  if (hasBody && !req.complete) outHeaders.connection = 'close';
   res.writeHead(response.status, outHeaders);
   if (!response.body) {
     res.end();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteAll, putAll } from '../shared/store/batch-writes.js';
@@ -20,19 +21,49 @@ export interface ImportResult {
 /**
  * Writes a verified snapshot as the caller's session, under its own id, so devices that know the id
  * keep working. Importing the same snapshot again (or one the server already holds every event of)
- * changes nothing; a session that diverged from the snapshot, or belongs to someone else, is CONFLICT.
+ * changes nothing; a session that diverged from the snapshot is CONFLICT. When the id belongs to
+ * someone else, the session is restored under an id of the caller's own, derived from both: as if
+ * the other did not exist for this caller (ADR 0011), and just as idempotent.
  */
-export async function importSnapshot(store: Store, args: { snapshot: SessionSnapshot; ownerId: string; now: Date; retentionDays: number }): Promise<ImportResult> {
-  const { snapshot, ownerId, now } = args;
-  const sessionId = snapshot.session.sessionId;
-  const existing = await readSession(store, sessionId).catch((error: unknown) => {
+export async function importSnapshot(store: Store, args: ImportArgs): Promise<ImportResult> {
+  const original = args.snapshot.session.sessionId;
+  const existing = await readSessionIfAny(store, original);
+  if (existing && existing.ownerId !== args.ownerId) {
+    const own = callerSessionId(args.ownerId, original);
+    const taken = await readSessionIfAny(store, own);
+    if (taken && taken.ownerId !== args.ownerId) throw new ToolError('CONFLICT', 'The snapshot could not be imported; export it again and retry.');
+    return importUnder(store, args, own, taken);
+  }
+  return importUnder(store, args, original, existing);
+}
+
+interface ImportArgs {
+  snapshot: SessionSnapshot;
+  ownerId: string;
+  now: Date;
+  retentionDays: number;
+}
+
+async function readSessionIfAny(store: Store, sessionId: string): Promise<SessionRecord | undefined> {
+  return readSession(store, sessionId).catch((error: unknown) => {
     if (error instanceof ToolError && error.code === 'NOT_FOUND') return undefined;
     throw error;
   });
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A ULID with the original's time and a random part fixed by (owner, original id): the same caller always gets the same id. */
+export function callerSessionId(ownerId: string, originalId: string): string {
+  const digest = createHash('sha256').update(`session-import\0${ownerId}\0${originalId}`).digest();
+  let random = '';
+  for (let i = 0; i < 16; i++) random += CROCKFORD[digest[i]! % 32];
+  return originalId.slice(0, 10) + random;
+}
+
+async function importUnder(store: Store, args: ImportArgs, sessionId: string, existing: SessionRecord | undefined): Promise<ImportResult> {
+  const { snapshot, ownerId, now } = args;
   const expired = existing ? Date.parse(effectiveExpiry(existing)) <= now.getTime() : false;
-  if (existing && existing.ownerId !== ownerId) {
-    throw new ToolError('CONFLICT', `Session ${sessionId} already exists and belongs to someone else.`, { reason: 'session owned by another user' });
-  }
   if (existing && !expired) {
     const stored = await readAllEvents(store, sessionId);
     const diverged = snapshot.events.find((event, index) => stored[index]?.eventId !== event.eventId);

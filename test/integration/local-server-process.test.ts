@@ -1,61 +1,119 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-function javaProcessesFor(dataDir: string): string[] {
+/** Every process below `root`, from `ps` (the server, DynamoDB Local's Java, any wrapper in between). */
+function descendantsOf(root: number): number[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const parent = queue.shift()!;
+    for (const [pid, ppid] of rows) {
+      if (ppid === parent) {
+        found.push(pid);
+        queue.push(pid);
+      }
+    }
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
   try {
-    return execFileSync('pgrep', ['-f', dataDir], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    process.kill(pid, 0);
+    return true;
   } catch {
-    return [];
+    return false;
   }
 }
 
-/** `npm start` as a user runs it: its own DynamoDB Local, the banner, and Ctrl-C leaving no orphans. */
-describe('npm start process', () => {
-  it('starts DynamoDB Local, prints how to connect, serves, and stops everything on SIGINT', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-start-'));
-    const child = spawn(path.resolve('node_modules/.bin/tsx'), ['bin/local-server.ts'], {
-      // The sample catalog load is covered by the global setup and the ingestion tests; skipping it here keeps
-      // this test about the process lifecycle.
-      env: { ...process.env, PORT: '0', TN_DATA_DIR: dataDir, TN_LOCAL_TOKEN: '', TN_DYNAMODB_ENDPOINT: '', TN_LOG_LEVEL: 'ERROR', TN_SAMPLE_CATALOG: 'off',
-        TN_DEFAULT_LLM_PROVIDER: 'openai-compatible', TN_DEFAULT_LLM_MODEL: 'llama3.1', TN_DEFAULT_LLM_API_KEY: 'operator-secret-key-7781',
-        TN_DEFAULT_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return condition();
+}
+
+function commandOf(pid: number): string {
+  try {
+    return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+}
+
+/** `npm start` as a user or a process manager runs it, until its banner. */
+async function npmStart(dataDir: string): Promise<{ child: ChildProcess; output: () => string; url: string }> {
+  // The sample catalog load is covered by the global setup and the ingestion tests; skipping it keeps this about the process lifecycle.
+  const child = spawn('npm', ['start', '--silent'], {
+    env: { ...process.env, PORT: '0', TN_DATA_DIR: dataDir, TN_LOCAL_TOKEN: '', TN_DYNAMODB_ENDPOINT: '', TN_LOG_LEVEL: 'ERROR', TN_SAMPLE_CATALOG: 'off',
+      TN_DEFAULT_LLM_PROVIDER: 'openai-compatible', TN_DEFAULT_LLM_MODEL: 'llama3.1', TN_DEFAULT_LLM_API_KEY: 'operator-secret-key-7781',
+      TN_DEFAULT_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (data) => (output += data));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner:\n${output}`)), 90_000);
+    child.stdout!.on('data', (data) => {
+      output += data;
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match && output.includes('Press Ctrl-C')) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
     });
+    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
+  });
+  return { child, output: () => output, url };
+}
+
+describe('npm start process', () => {
+  it('starts DynamoDB Local, prints how to connect, serves, and stops everything when npm gets SIGTERM', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-start-'));
+    const { child, output, url } = await npmStart(dataDir);
+    const processes = descendantsOf(child.pid!);
     try {
-      let output = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner:\n${output}`)), 90_000);
-        child.stdout.on('data', (data) => {
-          output += data;
-          const match = /running at (http:\/\/\S+)/.exec(output);
-          if (match && output.includes('Press Ctrl-C')) {
-            clearTimeout(timer);
-            resolve(match[1]!);
-          }
-        });
-        child.stderr.on('data', (data) => (output += data));
-        child.on('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
-      });
-      const token = /Local access token[^\n]*\n\s+(\S+)/.exec(output)![1]!;
-      expect(output).toContain('"mcpServers"');
-      expect(output).toContain(`${url}/mcp`);
-      expect(output).toContain('Tutor model:        openai-compatible llama3.1 at http://127.0.0.1:11434/v1');
-      expect(output).not.toContain('operator-secret-key-7781');
+      const token = /Local access token[^\n]*\n\s+(\S+)/.exec(output())![1]!;
+      expect(output()).toContain('"mcpServers"');
+      expect(output()).toContain(`${url}/mcp`);
+      expect(output()).toContain('Tutor model:        openai-compatible llama3.1 at http://127.0.0.1:11434/v1');
+      expect(output()).not.toContain('operator-secret-key-7781');
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       const quota = await fetch(`${url}/v1/tools/tn_user_quota`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' });
       expect(quota.status).toBe(200);
-      expect(javaProcessesFor(dataDir).length).toBeGreaterThan(0);
+      expect(processes.map(commandOf).some((command) => command.startsWith('java'))).toBe(true);
 
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      child.kill('SIGINT');
-      expect(await exited).toBe(0);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(javaProcessesFor(dataDir)).toEqual([]);
+      // A process manager or container signals only the main PID.
+      child.kill('SIGTERM');
+      expect(await waitUntil(() => processes.every((pid) => !alive(pid)), 20_000), processes.filter(alive).map(commandOf).join('\n')).toBe(true);
     } finally {
-      child.kill('SIGKILL');
+      for (const pid of [child.pid!, ...processes]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops the server and DynamoDB Local when the process npm spawned gets %s, and exits 0', async (signal) => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-start-'));
+    const { child } = await npmStart(dataDir);
+    const processes = descendantsOf(child.pid!);
+    try {
+      const spawned = descendantsOf(child.pid!).find((pid) => commandOf(pid).includes('local-server'))!;
+      expect(spawned).toBeDefined();
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      process.kill(spawned, signal);
+      expect(await exited).toBe(0);
+      expect(await waitUntil(() => processes.every((pid) => !alive(pid)), 20_000), processes.filter(alive).map(commandOf).join('\n')).toBe(true);
+    } finally {
+      for (const pid of [child.pid!, ...processes]) if (alive(pid)) process.kill(pid, 'SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);

@@ -244,8 +244,15 @@ describe('export and import', () => {
     expect(refused.details.fields.map((f: any) => f.field)).toContain('snapshot.checksum');
     expect(await history(sessionId)).toEqual(storedBefore);
 
-    // Someone else cannot import over it.
-    await fails('tn_session_import', { snapshot }, 'CONFLICT', 409, SECOND_TOKEN);
+    // Someone else cannot import over it, nor learn it exists: they get a copy under an id of their own.
+    const copy = await ok('tn_session_import', { snapshot }, SECOND_TOKEN);
+    expect(copy).toMatchObject({ status: 'imported', latestSeq: n });
+    expect(copy.sessionId).not.toBe(sessionId);
+    expect(copy.sessionId.slice(0, 10)).toBe(sessionId.slice(0, 10));
+    expect(await ok('tn_session_import', { snapshot }, SECOND_TOKEN)).toMatchObject({ status: 'already-present', sessionId: copy.sessionId });
+    expect((await ok('tn_session_history', { sessionId: copy.sessionId, limit: 100 }, SECOND_TOKEN)).items).toEqual(snapshot.events);
+    await fails('tn_session_history', { sessionId: copy.sessionId }, 'NOT_FOUND', 404);
+    await fails('tn_session_history', { sessionId }, 'NOT_FOUND', 404, SECOND_TOKEN);
     expect(await history(sessionId)).toEqual(storedBefore);
     expect((await ok('tn_session_resume', { sessionId, recent: 0 })).state.owner).toBe('user');
 
@@ -330,8 +337,8 @@ describe('export and import', () => {
     const snapshot: SessionSnapshot = await ok('tn_session_export', { sessionId });
     await expire(sessionId);
     await fails('tn_session_history', { sessionId }, 'NOT_FOUND', 404);
-    // Bob cannot take it over either.
-    await fails('tn_session_import', { snapshot }, 'CONFLICT', 409, SECOND_TOKEN);
+    // Bob cannot take it over either: his import is a copy under an id of his own.
+    expect((await ok('tn_session_import', { snapshot }, SECOND_TOKEN)).sessionId).not.toBe(sessionId);
     const imported = await ok('tn_session_import', { snapshot });
     expect(imported).toMatchObject({ status: 'imported', latestSeq: 2 });
     expect(Date.parse(imported.expiresAt)).toBeGreaterThan(Date.now());

@@ -12,7 +12,7 @@ export const importTool = defineTool({
   name: 'session_import',
   title: 'Import a session snapshot',
   description:
-    'Restores a snapshot made by tn_session_export as the caller\'s session; use it when a session is not on this server (expired or exported elsewhere). Returns its status and latest seq. The snapshot is restored under its original sessionId, after verifying its ' +
+    'Restores a snapshot made by tn_session_export as the caller\'s session; use it when a session is not on this server (expired or exported elsewhere). Returns its status and latest seq. The snapshot is restored under its original sessionId (or, when that id is not the caller\'s to use, under an id of the caller\'s own: use the sessionId in the answer), after verifying its ' +
     'checksum and that its seqs run 1..n. Importing the same snapshot again changes nothing ("already-present"). ' +
     'Example: the web app imports the snapshot the CLI exported after the session expired on the server.',
   input: z.strictObject({ snapshot: SessionSnapshotSchema.describe('The exact output of tn_session_export') }),

@@ -5,11 +5,12 @@ import { USER_PERMISSIONS, type Principal } from '../auth/principal.js';
 import { logger, resolveTraceId } from '../observability.js';
 import type { Services } from '../services.js';
 import { DOMAINS, type AnyToolDefinition, type Domain } from '../tools/define-tool.js';
-import { ToolError } from '../tools/errors.js';
+import { ToolError, type FieldIssue } from '../tools/errors.js';
 import type { ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { prototypeKeysInToolCalls, readBody, MAX_REQUEST_BODY_BYTES } from './request-body.js';
 import { errorJson, handleRestCall } from './rest.js';
 
 export interface HttpAppOptions {
@@ -34,6 +35,8 @@ interface Endpoint {
 interface McpAuthExtra {
   principal: Principal;
   traceId: string;
+  /** Per tools/call id: what the raw arguments held that the protocol parse drops. */
+  inputIssues: Map<string | number, FieldIssue[]>;
 }
 
 /** The one web-standard handler behind both the local server and every Lambda. */
@@ -49,10 +52,11 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
           services,
           principal: extra?.principal ?? { kind: 'anonymous' },
           traceId: extra?.traceId ?? ulid(),
+          inputIssues: extra?.inputIssues,
           executeTool: options.executeTool,
         });
       },
-      { onerror: (error) => logger.warn('MCP transport error', { error: error.message }) },
+      { onerror: (error) => logger.warn('MCP transport error', { error: error.message }), maxRequestBodySize: MAX_REQUEST_BODY_BYTES },
     );
     return { registry, mcp };
   };
@@ -108,14 +112,21 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       });
     }
 
-    if (restMatch) {
-      return handleRestCall({ request, toolName: restMatch[1]!, registry: all.registry, services, principal, traceId, executeTool: options.executeTool });
-    }
-    const domain = mcpMatch![1];
+    const domain = mcpMatch?.[1];
     const endpoint = domain ? byDomain.get(domain) : all;
-    if (!endpoint) return json({ error: `unknown domain "${domain}"`, domains: [...byDomain.keys()] }, 404);
-    const extra: McpAuthExtra = { principal, traceId };
-    return endpoint.mcp.fetch(request, {
+    if (!restMatch && !endpoint) return json({ error: `unknown domain "${domain}"`, domains: [...byDomain.keys()] }, 404);
+
+    const body = await readBody(request);
+    if (!body.ok) return bodyRefused(body.reason, Boolean(restMatch), traceId);
+    if (restMatch) {
+      return handleRestCall({ bodyText: body.text, signal: request.signal, toolName: restMatch[1]!, registry: all.registry, services, principal, traceId, executeTool: options.executeTool });
+    }
+    const parsedBody = parseJson(body.text);
+    const extra: McpAuthExtra = { principal, traceId, inputIssues: parsedBody === undefined ? new Map() : prototypeKeysInToolCalls(parsedBody) };
+    // The body is read once, here: the SDK takes it parsed, or re-reads the text to answer a parse error its way.
+    const forwarded = parsedBody === undefined ? new Request(request, { body: body.text }) : request;
+    return endpoint!.mcp.fetch(forwarded, {
+      ...(parsedBody === undefined ? {} : { parsedBody }),
       authInfo: {
         // The raw token never travels past authentication.
         token: '',
@@ -125,6 +136,30 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       },
     });
   };
+}
+
+function parseJson(text: string): unknown {
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A body over the limit is not read to its end, so the connection cannot carry another request:
+ * say so (`Connection: close`), or a pooled client reuses a socket the server then resets.
+ */
+function bodyRefused(reason: 'too-large' | 'unreadable', rest: boolean, traceId: string): Response {
+  const status = reason === 'too-large' ? 413 : 400;
+  const message = reason === 'too-large' ? `The request body is over ${MAX_REQUEST_BODY_BYTES} bytes.` : 'The request body could not be read.';
+  const headers = { 'content-type': 'application/json', connection: 'close', 'x-trace-id': traceId };
+  const requestId = ulid();
+  const payload = rest
+    ? { code: 'BAD_REQUEST', message, details: { fields: [{ field: '(root)', message }] }, requestId }
+    : { jsonrpc: '2.0', id: null, error: { code: -32000, message } };
+  return new Response(JSON.stringify(payload), { status, headers: { ...headers, 'x-request-id': requestId } });
 }
 
 function json(body: unknown, status = 200): Response {

@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import { SERVICE_NAME, SERVICE_VERSION } from '../config.js';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
+import type { FieldIssue } from '../tools/errors.js';
 import { invokeTool, type Invocation, type ToolExecutor } from '../tools/invoke-tool.js';
 import { annotationsOf, jsonSchemasOf, metadataOf } from '../tools/json-schemas.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -17,6 +18,8 @@ export function buildMcpServer(args: {
   services: Services;
   principal: Principal;
   traceId: string;
+  /** Per tools/call id: what the raw arguments held that the protocol parse dropped. */
+  inputIssues?: Map<string | number, FieldIssue[]>;
   executeTool?: ToolExecutor;
 }): Server {
   const { registry, services, principal, traceId, executeTool = invokeTool } = args;
@@ -42,7 +45,10 @@ export function buildMcpServer(args: {
     const definition = registry.get(name);
     if (!definition) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const progressToken = ctx.mcpReq._meta?.progressToken;
-    const invocation = await executeTool(definition, input, {
+    const inputIssues = args.inputIssues?.get(ctx.mcpReq.id);
+    // Input refused before it runs anywhere: never forwarded to a domain function.
+    const execute = inputIssues ? invokeTool : executeTool;
+    const invocation = await execute(definition, input, {
       toolName: name,
       principal,
       requestId: ulid(),
@@ -50,6 +56,7 @@ export function buildMcpServer(args: {
       services,
       registry,
       signal: ctx.mcpReq.signal,
+      inputIssues,
       reportProgress:
         progressToken === undefined
           ? undefined

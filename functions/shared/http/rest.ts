@@ -7,7 +7,8 @@ import type { ToolRegistry } from '../tools/registry.js';
 
 /** REST twin: the body is the tool's input, the response its output (or an ErrorResponse with its status). */
 export async function handleRestCall(args: {
-  request: Request;
+  bodyText: string;
+  signal: AbortSignal;
   toolName: string;
   registry: ToolRegistry;
   services: Services;
@@ -22,8 +23,7 @@ export async function handleRestCall(args: {
   }
   let input: unknown;
   try {
-    const text = await args.request.text();
-    input = text.trim() ? JSON.parse(text) : {};
+    input = args.bodyText.trim() ? JSON.parse(args.bodyText) : {};
   } catch {
     return errorJson(ToolError.badRequest('The request body is not valid JSON.', [{ field: '(root)', message: 'invalid JSON' }]), requestId, args.traceId);
   }
@@ -34,7 +34,7 @@ export async function handleRestCall(args: {
     traceId: args.traceId,
     services: args.services,
     registry: args.registry,
-    signal: args.request.signal,
+    signal: args.signal,
   });
   const headers = {
     'content-type': 'application/json',

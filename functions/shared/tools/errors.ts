@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ConsumeResult } from '../store/quota-counter.js';
+import { fieldPath, INPUT_BOUNDS, truncated } from './input-bounds.js';
 
 export const ERROR_CODES = [
   'BAD_REQUEST',
@@ -34,6 +35,7 @@ export const ErrorDetailSchema = z.object({
   retryAfter: z.number().optional(),
   limit: QuotaLimitSchema.optional(),
   fields: z.array(FieldIssueSchema).optional(),
+  omittedFields: z.number().int().optional().describe('Failing fields beyond those listed in fields'),
   hints: z.array(z.string()).optional(),
 });
 
@@ -144,18 +146,34 @@ export function mapError(error: unknown, requestId: string): MappedError {
   };
 }
 
-/** Turns zod issues into named fields, so a caller knows exactly what to fix. */
-export function fieldIssuesFromZod(error: z.ZodError): FieldIssue[] {
-  return error.issues.flatMap((issue) => {
-    const base = issue.path.map(String);
+/**
+ * Turns zod issues into named fields, so a caller knows exactly what to fix. Bounded: at most
+ * `issuesListed` fields, each unknown key once with a short message, long names and messages cut.
+ */
+export function fieldIssuesFromZod(error: z.ZodError): { fields: FieldIssue[]; omitted: number } {
+  const all: FieldIssue[] = [];
+  let total = 0;
+  for (const issue of error.issues) {
     // An unknown key is a problem with that key, so name it rather than its parent object.
-    const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...base, key]) : [base];
-    return paths.map((path) => ({ field: path.length ? path.join('.') : '(root)', message: issue.message, code: issue.code }));
-  });
+    const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
+    const message = issue.code === 'unrecognized_keys' ? 'unknown field' : truncated(issue.message);
+    total += paths.length;
+    for (const path of paths) {
+      if (all.length >= INPUT_BOUNDS.issuesListed) break;
+      all.push({ field: fieldPath(path as (string | number)[]), message, code: issue.code });
+    }
+  }
+  return { fields: all, omitted: total - all.length };
 }
 
 export function validationError(error: z.ZodError): ToolError {
-  const fields = fieldIssuesFromZod(error);
+  const { fields, omitted } = fieldIssuesFromZod(error);
+  return invalidInput(fields, omitted);
+}
+
+/** BAD_REQUEST naming each field (those listed; the rest counted in `omittedFields`). */
+export function invalidInput(fields: FieldIssue[], omitted = 0): ToolError {
   const names = [...new Set(fields.map((f) => f.field))].join(', ');
-  return ToolError.badRequest(`Invalid input: ${names}`, fields);
+  const more = omitted ? ` and ${omitted} more` : '';
+  return new ToolError('BAD_REQUEST', truncated(`Invalid input: ${names}`, 1000) + more, { fields, ...(omitted ? { omittedFields: omitted } : {}) });
 }

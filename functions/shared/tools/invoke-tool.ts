@@ -5,7 +5,8 @@ import type { Services } from '../services.js';
 import { consumeQuota, quotaWindow } from '../store/quota-counter.js';
 import { AgentHintsSchema, buildAgentHints, type AgentHints, type HintInput } from './agent-hints.js';
 import type { AnyToolDefinition } from './define-tool.js';
-import { mapError, ToolError, validationError, type ErrorResponse } from './errors.js';
+import { invalidInput, mapError, ToolError, validationError, type ErrorResponse, type FieldIssue } from './errors.js';
+import { INPUT_BOUNDS, inputBoundIssues } from './input-bounds.js';
 import type { ProgressUpdate, ToolContext } from './tool-context.js';
 import type { ToolRegistry } from './registry.js';
 
@@ -32,6 +33,8 @@ export interface InvocationRequest {
   registry: ToolRegistry;
   signal?: AbortSignal;
   reportProgress?: (update: ProgressUpdate) => Promise<void>;
+  /** Problems the protocol layer saw in the raw input but could not carry in it (keys a JSON-RPC parse drops). */
+  inputIssues?: FieldIssue[];
 }
 
 /** Runs a call: in-process by default; the AWS /mcp router forwards to the domain's own function. */
@@ -60,6 +63,8 @@ export async function invokeTool(definition: AnyToolDefinition, rawInput: unknow
 
   try {
     authorize(definition, request.principal);
+    const shapeIssues = [...(request.inputIssues ?? []), ...inputBoundIssues(rawInput)];
+    if (shapeIssues.length) throw invalidInput(shapeIssues.slice(0, INPUT_BOUNDS.issuesListed));
     const parsed = definition.input.safeParse(rawInput ?? {});
     if (!parsed.success) throw validationError(parsed.error);
     const input = parsed.data;
