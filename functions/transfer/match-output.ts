@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TransferConditionSchema } from './conditions.js';
 import { TransferTargetSchema, type TransferRule } from './rule-model.js';
 import type { Match } from './resolve.js';
 
@@ -16,7 +17,23 @@ export const MatchSchema = z.object({
   effectiveEnd: z.string().nullable(),
   evidence: z.array(z.object({ label: z.string(), url: z.string() })),
   confidence: z.number().min(0).max(1),
-  confidenceFactors: z.object({ provenance: z.number(), age: z.number(), parse: z.number(), completeness: z.number() }),
+  confidenceFactors: z.object({
+    provenance: z.number(),
+    age: z.number().describe('1 for a rule in force a year or more; lower while a new rule may still be revised'),
+    parse: z.number(),
+    completeness: z.number().describe('Share of what the rule needs that was given (partial matches)'),
+    plausibility: z.number().optional().describe('Below 1 when the rule awards more credit than it takes in'),
+  }),
+  conditions: z
+    .array(
+      TransferConditionSchema.extend({
+        status: z.enum(['holds', 'fails', 'unknown']).describe('Whether the condition holds for what the call said about the student'),
+        wouldHoldIf: z.string().describe('What would make it hold'),
+      }),
+    )
+    .optional()
+    .describe('Typed conditions of the award, evaluated against completedAtTarget, program and grades'),
+  warnings: z.array(z.string()).optional().describe('Plausibility problems, e.g. an award larger than what is sent'),
 });
 export type MatchOutput = z.infer<typeof MatchSchema>;
 
@@ -37,6 +54,8 @@ export function matchOutput(match: Match): MatchOutput {
     evidence: rule.evidence,
     confidence: match.confidence,
     confidenceFactors: match.confidenceFactors,
+    conditions: match.conditions,
+    warnings: match.warnings,
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { connectClient, startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -70,6 +70,40 @@ describe('transfer tools on the shipped BC Transfer Guide data', () => {
       const { status, body } = await resolve({ sourceCourses: ['CPSC 1160'], asOfDate });
       expect(status, asOfDate).toBe(400);
       expect(body.details.fields.map((f: any) => f.field), asOfDate).toEqual(['asOfDate']);
+    }
+  });
+
+  it('answers the same whatever the spelling and order of the courses', async () => {
+    const a = await resolve({ sourceCourses: ['lang:cpsc1160', 'HIST 1130', 'langara:hist1115'], asOfDate: '2023-01-01' });
+    const b = await resolve({ sourceCourses: ['LANG:HIST 1115', 'LANG:CPSC 1160', 'hist  1130'], asOfDate: '2023-01-01' });
+    const { normalizedCourses: _a, ...restA } = a.body;
+    const { normalizedCourses: _b, ...restB } = b.body;
+    expect(restB).toEqual(restA);
+    expect(a.body.plan.rules.flatMap((r: any) => r.consumes).sort()).toEqual(['HIST 1115', 'HIST 1130']);
+    expect(a.body.partialMatches.some((m: any) => m.missingCourses.includes('langara:CPSC 1181'))).toBe(true);
+  });
+
+  it('takes what the caller knows about the student: a prior-credit condition then holds', async () => {
+    const unknown = await resolve({ sourceCourses: ['POLI 1250'], asOfDate: '2010-01-01' });
+    expect(unknown.body.conditionalMatches).toEqual([expect.objectContaining({ conditions: [expect.objectContaining({ type: 'prior-credit', status: 'unknown' })] })]);
+    expect(unknown.body.plan.ruleIds).not.toContain(unknown.body.conditionalMatches[0].ruleId);
+    const known = await resolve({ sourceCourses: ['POLI 1250'], asOfDate: '2010-01-01', completedAtTarget: ['SFU POL 231'] });
+    expect(known.body.conditionalMatches).toEqual([]);
+    expect(known.body.plan.ruleIds).toEqual([unknown.body.conditionalMatches[0].ruleId]);
+    const refused = await resolve({ sourceCourses: ['POLI 1250'], grades: { 'POLI 1250': 'excellent' } });
+    expect(refused.status).toBe(400);
+  });
+
+  it('explains the plan to the agent in _meta: what was chosen, what was left out and why', async () => {
+    const client = await connectClient(server.url, { token: null });
+    try {
+      const result = await client.callTool({ name: 'tn_transfer_resolve', arguments: { sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: ['HIST 1115', 'HIST 1130'], asOfDate: '2023-01-01' } });
+      const reasoning = (result._meta as any).agentHints.reasoning as string;
+      expect(reasoning).toMatch(/^The plan transfers 6 credits, the most possible/);
+      expect(reasoning).toContain('Chose HIST 1115 + HIST 1130');
+      expect(reasoning).toMatch(/Left out HIST 11[13][05] → SFU HIST 225 \(3\), B-Hum: HIST 225 is already awarded by/);
+    } finally {
+      await client.close();
     }
   });
 

@@ -7,6 +7,8 @@ import { defineTool } from '../../shared/tools/define-tool.js';
 import { TRANSFER_TOOL } from '../transfer-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { matchOutput, MatchSchema, ruleSummary, RuleSummarySchema } from '../match-output.js';
+import type { StudentFacts } from '../conditions.js';
+import { explainPlan } from '../plan-explanation.js';
 import { inForce, resolveRules } from '../resolve.js';
 import { getRules, pairRules, RoundTrips, ruleIdsForCourse } from '../transfer-store.js';
 
@@ -27,13 +29,29 @@ export const resolveTool = defineTool({
     targetInstitution: InstitutionInput('Receiving'),
     sourceCourses: z.array(z.string().min(3).max(64)).min(1).max(60).describe('Courses taken, e.g. ["CPSC 1150", "MATH 1171"] (a set; "langara:CPSC 1150" also works)'),
     asOfDate: optionalField(effectiveDateInput('Date the rules must be in force; default today')),
+    completedAtTarget: z
+      .array(z.string().min(3).max(64))
+      .max(100)
+      .optional()
+      .describe('Courses the student already has credit for at the receiving institution, e.g. ["POL 231"]: conditions like "if SFU POL 231 already obtained" then hold, and those courses are not awarded again'),
+    program: z.string().min(2).max(120).optional().describe('The program or faculty the student is in or admitted to, e.g. "Mechanical Engineering": program conditions are checked against it'),
+    grades: z
+      .record(z.string().min(3).max(64), z.string().regex(/^(?:[A-Da-d][+-]?|[Ff])$/, 'a letter grade like "B+"'))
+      .optional()
+      .describe('Letter grade per sending course, e.g. { "CPSC 1150": "B+" }: minimum-grade conditions are checked against it'),
   }),
   output: z.object({
     sourceInstitution: z.string(),
     targetInstitution: z.string(),
     asOfDate: z.string().describe('The calendar date the rules were checked against (YYYY-MM-DD), in the receiving institution\'s time zone'),
-    exactMatches: z.array(MatchSchema),
+    exactMatches: z.array(MatchSchema).describe('Credit rules the given courses fully cover, with no condition left that is not known to hold'),
     partialMatches: z.array(MatchSchema),
+    conditionalMatches: z
+      .array(MatchSchema)
+      .optional()
+      .describe('Covered rules whose award depends on a condition not known to hold (see each conditions[].wouldHoldIf); never counted in the plan'),
+    noCreditMatches: z.array(MatchSchema).optional().describe('Covered rules that award no credit'),
+    individualAssessmentMatches: z.array(MatchSchema).optional().describe('Covered rules the receiver assesses individually'),
     nearMisses: z.array(
       z.object({
         course: z.string(),
@@ -46,7 +64,20 @@ export const resolveTool = defineTool({
     normalizedCourses: z
       .array(z.object({ input: z.string(), code: z.string() }))
       .describe('Inputs read as a different code (e.g. "CPSC1160" as "CPSC 1160"); tell the student when this matters'),
-    plan: z.object({ ruleIds: z.array(z.string()), totalCredits: z.number(), optimal: z.boolean() }).describe('Non-overlapping exact matches that transfer the most credit'),
+    plan: z
+      .object({
+        ruleIds: z.array(z.string()),
+        totalCredits: z.number(),
+        optimal: z.boolean().describe('True when the plan is proven the best; false when the search stopped at its budget'),
+        rules: z
+          .array(z.object({ ruleId: z.string(), consumes: z.array(z.string()).describe('Given courses this rule uses up (a choice rule takes only what it needs)'), credits: z.number() }))
+          .optional(),
+        overlaps: z
+          .array(z.object({ target: z.string(), ruleIds: z.array(z.string()), awardedBy: z.string().nullable().describe('The plan rule that awards it; null when none does') }))
+          .optional()
+          .describe('Specific receiving courses that several exact matches award: a student receives each once'),
+      })
+      .describe('Exact matches that transfer the most credit with each given course used once and each specific receiving course awarded once; among equal credit, specific courses before generic before elective, then newer rules'),
     roundTrips: z.number().int().describe('Store round trips this answer took'),
   }),
   category: 'analysis',
@@ -66,13 +97,16 @@ export const resolveTool = defineTool({
       return { input, code };
     });
     const codes = [...new Set(normalized.map((n) => n.code))].sort();
+    const facts = studentFacts(args);
     const asOf = effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(receiver));
     const trips = new RoundTrips();
     const idsByCourse = await Promise.all(codes.map((code) => ruleIdsForCourse(ctx.services.store, sender, code, receiver, trips)));
     const rules = await getRules(ctx.services.store, idsByCourse.flat(), trips);
-    const resolution = resolveRules(rules, codes, asOf);
+    const resolution = resolveRules(rules, codes, asOf, facts);
 
-    const covered = new Set([...resolution.exact, ...resolution.partial].flatMap((m) => m.usedCourses));
+    const covered = new Set(
+      [...resolution.exact, ...resolution.partial, ...resolution.conditional, ...resolution.noCredit, ...resolution.individualAssessment].flatMap((m) => m.usedCourses),
+    );
     // Several uncovered codes of one subject share one read of that subject's rules.
     const bySubject = new Map<string, ReturnType<typeof pairRules>>();
     const subjectRules = (subject: string) => {
@@ -103,6 +137,9 @@ export const resolveTool = defineTool({
         asOfDate: asOf,
         exactMatches: exact,
         partialMatches: resolution.partial.map(matchOutput),
+        conditionalMatches: resolution.conditional.map(matchOutput),
+        noCreditMatches: resolution.noCredit.map(matchOutput),
+        individualAssessmentMatches: resolution.individualAssessment.map(matchOutput),
         nearMisses,
         conflicts: resolution.conflicts,
         normalizedCourses: normalized.filter((n) => n.input.trim() !== n.code).map((n) => ({ input: n.input, code: `${sender}:${n.code}` })),
@@ -114,17 +151,32 @@ export const resolveTool = defineTool({
           { name: 'courses-with-exact-rules', value: codes.length ? new Set(resolution.exact.flatMap((m) => m.usedCourses)).size / codes.length : 0 },
           { name: 'mean-match-confidence', value: exact.length ? exact.reduce((s, m) => s + m.confidence, 0) / exact.length : 0 },
         ],
-        warnings: resolution.conflicts.length
-          ? [{ type: 'conflict', severity: 'medium', message: 'Several rules in force at the same time award different credit for the same courses; both are shown.' }]
-          : [],
+        warnings: [
+          ...(resolution.conflicts.length
+            ? [{ type: 'conflict' as const, severity: 'medium' as const, message: 'Several rules in force at the same time award different credit for the same courses; both are shown.' }]
+            : []),
+          ...(resolution.conditional.length
+            ? [{ type: 'validation' as const, severity: 'medium' as const, message: 'Some awards depend on conditions not known to hold; they are in conditionalMatches, not in the plan.', suggestedFix: 'Ask the student and pass completedAtTarget, program or grades.' }]
+            : []),
+          ...[...resolution.exact, ...resolution.partial].filter((m) => m.warnings.length).slice(0, 5).map((m) => ({ type: 'validation' as const, severity: 'low' as const, message: `${m.rule.rawDetail}: ${m.warnings[0]}` })),
+        ],
         nextActions: [{ action: 'rule-details', priority: 'low', tool: 'tn_transfer_details', description: 'show the full text and history of a rule' }],
         assumptions: ['BC Transfer Guide rules as ingested; the receiving institution makes the final assessment'],
-        reasoning: 'Each match is scored from its provenance (API record or PDF export), age, parse completeness and, for partial matches, the share of courses given; see confidenceFactors.',
+        reasoning: explainPlan(resolution),
         validityPeriod: 'long',
       },
     };
   },
 });
+
+function studentFacts(args: { completedAtTarget?: string[]; program?: string; grades?: Record<string, string> }): StudentFacts {
+  const code = (input: string) => normalizeCourseCode(input.includes(':') ? input.slice(input.indexOf(':') + 1) : input.replace(/^[A-Z]{2,5} (?=[A-Z]{2,5} \d)/i, ''));
+  return {
+    completedAtTarget: new Set((args.completedAtTarget ?? []).map((input) => code(input) ?? input.trim().toUpperCase())),
+    program: args.program?.trim(),
+    grades: new Map(Object.entries(args.grades ?? {}).map(([course, grade]) => [code(course) ?? course, grade.toUpperCase()])),
+  };
+}
 
 /** Same subject and a number one edit away (CPSC 1160 vs 1161, a renumbered course). */
 function similarCode(candidate: string, code: string): boolean {
