@@ -69,6 +69,6 @@ export async function measureTransfer(serverUrl: string, queries: number) {
     inProcessMatchAndPlanMs: summarize(inProcess),
     localServerResolveMs: summarize(server),
     storeRoundTripsPerResolve: roundTrips,
-    parseCoverage: (await measureParseCoverage()).map((f: any) => ({ file: f.file, rules: f.rules, fullyParsedShare: f.fullyParsedShare })),
+    parseCoverage: (await measureParseCoverage()).map((f: any) => ({ file: f.file, rules: f.rules, fullyParsedShare: f.fullyParsedShare, awardsTypedShare: f.awardsTypedShare })),
   };
 }

@@ -5,7 +5,7 @@ import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import { putAll } from '../shared/store/batch-writes.js';
 import { ensureInstitution, recordInstitutionFreshness } from './institution-registry.js';
-import { reconcile, type OwnedItem } from './reconcile.js';
+import { reconcile, type UnlistedPolicy, type OwnedItem } from './reconcile.js';
 import { loadSource, originHash, type LoadOptions } from './source-loader.js';
 
 export interface IngestionRun {
@@ -28,6 +28,8 @@ export interface PreparedBatch {
   rejected: RejectedRecord[];
   /** Institution id → records about it (freshness), and names the data gives for unknown ones. */
   institutions: Map<string, { records: number; name?: string }>;
+  /** What becomes of owned items the batch no longer lists; retired when absent. */
+  settleUnlisted?: UnlistedPolicy;
 }
 
 export interface RunOptions {
@@ -69,7 +71,7 @@ export async function runIngestion(
       counts.parsed = batch.parsed;
       counts.rejected = batch.rejected.length;
       await quarantine(store, source, runId, batch.rejected, ingestedAt);
-      Object.assign(counts, await reconcile(store, source, batch.items, ingestedAt));
+      Object.assign(counts, await reconcile(store, source, batch.items, ingestedAt, batch.settleUnlisted));
       if (counts.written + counts.retired > 0) catalogVersion = await bumpCatalogVersion(store);
       for (const [id, seen] of batch.institutions) await ensureInstitution(store, id, seen.name);
       await recordInstitutionFreshness(store, source, batch.institutions, ingestedAt);

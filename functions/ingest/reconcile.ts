@@ -4,6 +4,12 @@ import { catalogKeys } from '../shared/store/keys.js';
 import { queryAll } from '../shared/store/query-all.js';
 import { putAll } from '../shared/store/batch-writes.js';
 
+/**
+ * What becomes of an active item the run's scopes own but the source no longer lists: retired (the
+ * default), kept as it is, or rewritten (e.g. a transfer rule a later snapshot supersedes gets its end).
+ */
+export type UnlistedPolicy = (existing: Record<string, unknown>) => 'retire' | 'keep' | Record<string, unknown>;
+
 /** One item a source owns: its key, the part of the source it belongs to, and what it says. */
 export interface OwnedItem {
   PK: string;
@@ -18,9 +24,10 @@ export interface OwnedItem {
 /**
  * Writes what changed, skips what did not, and retires (never deletes) what the source owned in the
  * scopes it sent and no longer has. Scopes not sent are left alone, so one file never retires
- * another's records and a file that failed to parse retires nothing.
+ * another's records and a file that failed to parse retires nothing; what the source no longer
+ * lists is settled by the run's policy (`settleUnlisted`).
  */
-export async function reconcile(store: Store, source: string, items: OwnedItem[], ingestedAt: string) {
+export async function reconcile(store: Store, source: string, items: OwnedItem[], ingestedAt: string, settleUnlisted: UnlistedPolicy = () => 'retire') {
   const existing = new Map<string, Record<string, unknown>>();
   for (const scope of new Set(items.map((i) => i.scope))) {
     const owned = await queryAll(store, {
@@ -51,9 +58,13 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
       firstSeenAt: previous?.firstSeenAt ?? ingestedAt,
     });
   }
-  const toRetire = [...existing.values()]
-    .filter((item) => item.status === 'active')
-    .map((item) => ({ ...item, status: 'retired', retiredAt: ingestedAt }));
+  const toRetire: Record<string, unknown>[] = [];
+  for (const item of existing.values()) {
+    if (item.status !== 'active') continue;
+    const settled = settleUnlisted(item);
+    if (settled === 'retire') toRetire.push({ ...item, status: 'retired', retiredAt: ingestedAt });
+    else if (settled !== 'keep') toWrite.push(settled);
+  }
   await putAll(store, [...toWrite, ...toRetire]);
   return { written: toWrite.length, unchanged, retired: toRetire.length };
 }

@@ -59,4 +59,6 @@ export const SAMPLE_CATALOG: { source: string; file: string }[] = [
   ].map((file) => ({ source: 'ubc-grades', file: `ubc-grades/${file}` })),
   { source: TRANSFER_SOURCE, file: 'bctransferguide/langara-transfers-2023-04.json' },
   { source: TRANSFER_SOURCE, file: 'bctransferguide/alexander-college-transfers-2025-06.json' },
+  // After April: a later snapshot of the same sender, so agreements that changed in between become history.
+  { source: TRANSFER_SOURCE, file: 'bctransferguide/langara-transfers-2023-10.json' },
 ];

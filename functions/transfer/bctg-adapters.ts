@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { institutionId } from '../shared/catalog/institutions.js';
 import { parseCompactDate, parseMonthYear } from './bctg-dates.js';
 import { ApiRecordSchema, EnvelopeSchema, PdfRowSchema } from './bctg-schemas.js';
 import { parseTransferDetail } from './detail-parser.js';
+import { ruleIdOf } from './rule-identity.js';
 import { TransferRuleSchema, type TransferRule } from './rule-model.js';
 
 /**
@@ -64,11 +64,9 @@ function buildRule(row: RowInput, ingestedAt: string): TransferRule | RejectedRo
   });
   const senderInstitution = institutionId(row.sender);
   const receiverInstitution = institutionId(row.receiver);
-  const codes = parsed.sourceCourses.map((c) => c.code).sort();
-  const hash = createHash('sha256').update(JSON.stringify([senderInstitution, codes, receiverInstitution, row.detail, row.condition ?? '', row.start]));
   const designations = [...new Set(parsed.targets.flatMap((t) => t.designations ?? []))];
   const candidate: TransferRule = {
-    ruleId: `bctg-${hash.digest('hex').slice(0, 24)}`,
+    ruleId: ruleIdOf({ sender: senderInstitution, receiver: receiverInstitution, start: row.start, parsed }),
     senderInstitution,
     receiverInstitution,
     ...parsed,

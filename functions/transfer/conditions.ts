@@ -73,6 +73,22 @@ export function typeCondition(text: string, appliesTo: string): TransferConditio
   return undefined;
 }
 
+/**
+ * Statements about how transferred credit may be used, not conditions on receiving it ("Not for
+ * credit in Science", "Cannot be used for credit in B.Com program", "May be taken more than once …").
+ * They are typed as such: kept in the rule's condition text, never blocking the award.
+ */
+const APPLICABILITY = [
+  /^(?:not|cannot|can ?not|does not|do not|will not|may not be used)\b.*\b(?:credit|count|counted|used|satisfy|meet|requirement|program|degree|major)/i,
+  /^(?:may be taken more than once|can be used|counts? (?:as|towards)|satisfies|meets|please note|see transfer notes|credit transferred at|intended for|open to)/i,
+  /^(?:students (?:in|with) .+ (?:may|should|must) )|requirement/i,
+];
+
+export function isApplicabilityNote(sentence: string): boolean {
+  const t = sentence.trim();
+  return !/^(?:if|only if|when)\b/i.test(t) && APPLICABILITY.some((pattern) => pattern.test(t));
+}
+
 const GRADE_ORDER = ['F', 'D', 'D+', 'C-', 'C', 'C+', 'B-', 'B', 'B+', 'A-', 'A', 'A+'];
 
 /** Whether a condition holds for what the caller told us; `unknown` when we were not told. */

@@ -1,5 +1,6 @@
 import { institutionId } from '../shared/catalog/institutions.js';
 import { COURSE_NUMBER, PRECLUSION_LEADS, STOP, codeOf, type Code, type Parsed } from './detail-lexer.js';
+import { isApplicabilityNote, typeCondition } from './conditions.js';
 import { TargetGrammar } from './detail-targets.js';
 import type { AlternativeTarget, ParsedRule, SourceCourse } from './rule-model.js';
 
@@ -8,6 +9,7 @@ export class DetailParser extends TargetGrammar {
   private readonly exemptions = new Set<string>();
   private readonly preclusions = new Set<string>();
   private readonly fragments: string[] = [];
+  private readonly untyped: string[] = [];
   private condition: { start: number; end: number } | undefined;
 
   // ---- clauses after the award
@@ -72,9 +74,11 @@ export class DetailParser extends TargetGrammar {
         }
       }
     } else return undefined;
-    const awarded = new Set(this.targets.map((t) => t.code));
+    const awarded = new Set(this.targets.flatMap((t) => [t.code, ...(t.alternatives ?? []).flat().map((a) => a.code)]));
+    // "Only one of A, B or C" precludes the others of an awarded one; when none of them is awarded it precludes nothing.
+    const applies = lead !== undefined || codes.some((c) => awarded.has(c.code));
     // In "only one of" lists a code without institution is usually the sender's ("FINA 2150"), so it needs one.
-    for (const c of codes) if (!c.foreign && !awarded.has(c.code) && (lead || c.ref?.inst)) this.preclusions.add(c.code);
+    for (const c of codes) if (applies && !c.foreign && !awarded.has(c.code) && (lead || c.ref?.inst)) this.preclusions.add(c.code);
     this.markCondition(i, end);
     return end;
   }
@@ -98,6 +102,8 @@ export class DetailParser extends TargetGrammar {
   private prose(i: number): number {
     const end = Math.max(this.sentenceEnd(i), i + 1);
     this.markCondition(i, end);
+    const sentence = this.slice(i, end);
+    if (sentence && !typeCondition(sentence, 'rule') && !isApplicabilityNote(sentence)) this.untyped.push(sentence);
     for (let k = i; k < end; k++) {
       const ref = this.refAt(k);
       if (ref?.credits !== undefined && ref.to <= end) {
@@ -187,7 +193,25 @@ export class DetailParser extends TargetGrammar {
       i = end;
     }
     while (i < this.tokens.length) i = this.isPunct(i, ',;."') ? i + 1 : this.clause(i);
+    this.liftWholeAwardAlternatives();
     return this.result(src?.value);
+  }
+
+  /**
+   * "A (3) or B (3), & C (1) or D (4)": an alternative of the last item worth the whole award is an
+   * alternative to the whole award (D instead of A & C), not to C alone (which would total 7).
+   */
+  private liftWholeAwardAlternatives() {
+    const last = this.targets.at(-1);
+    if (this.targets.length < 2 || !last?.alternatives || this.targets.some((t) => t.credits === null)) return;
+    const total = this.targets.reduce((s, t) => s + (t.credits ?? 0), 0);
+    const worth = (set: AlternativeTarget[]) => set.reduce((s, t) => s + (t.credits ?? Number.NaN), 0);
+    const whole = last.alternatives.filter((set) => last.credits !== total && worth(set) === total);
+    if (!whole.length) return;
+    const rest = last.alternatives.filter((set) => !whole.includes(set));
+    if (rest.length) last.alternatives = rest;
+    else delete last.alternatives;
+    this.alternativeAwards.push(...whole);
   }
 
   private result(src: { courses: SourceCourse[]; choice?: { count: number; from: string[] } } | undefined): ParsedRule {
@@ -205,8 +229,9 @@ export class DetailParser extends TargetGrammar {
       preclusions: [...this.preclusions].filter((c) => !awarded.has(c)),
       conditionText: this.condition ? this.text.slice(this.condition.start, this.condition.end).trim() : null,
       kind: only('no-credit') ? 'no-credit' : only('individual-assessment') ? 'individual-assessment' : 'credit',
-      fullyParsed: this.fragments.length === 0 && this.targets.every((t) => t.kind !== 'unparsed'),
+      fullyParsed: this.fragments.length === 0 && this.untyped.length === 0 && this.targets.every((t) => t.kind !== 'unparsed'),
       unparsedFragments: this.fragments,
+      untypedConditions: this.untyped,
     };
   }
 }

@@ -157,6 +157,12 @@ export class TargetGrammar {
       const k = amp ? j + amp : this.isPunct(j, ',') && this.refAt(j + 1)?.credits !== undefined ? j + 1 : -1;
       next = k >= 0 ? parse(k) : undefined;
     }
+    // "SFU PHYS 121 (3) & SFU PHYS 133 (1), Q/B-Sci": a designation closing a bundle of specific courses of one
+    // subject, none with its own, covers them all ("CMPT 125 (3) & CMPT 1XX (3), Q" keeps Q on the generic credit).
+    const endsAward = !this.isPunct(j, '&') && !(this.isPunct(j, ',') && this.isPunct(j + 1, '&'));
+    const shared = items.length > 1 && endsAward ? items.at(-1)!.designations : undefined;
+    const oneSubjectCourses = items.every((item) => item.kind === 'course' && (item.credits ?? 0) > 0 && item.subject === items[0]!.subject);
+    if (shared && oneSubjectCourses && items.slice(0, -1).every((item) => !item.designations)) items.forEach((item) => this.designate(item, shared));
     return items.length ? { value: items, to: j } : undefined;
   }
 

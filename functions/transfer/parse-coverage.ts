@@ -17,14 +17,17 @@ export interface ParseCoverage {
   rules: number;
   duplicatesMerged: number;
   rejected: number;
+  /** Rules with every credit expression typed and no condition left as free text. */
   fullyParsed: number;
   /** fullyParsed / rules, 0..1. */
   fullyParsedShare: number;
+  /** Share of rules whose credit expressions are all typed, whatever prose remains (the older, weaker measure). */
+  awardsTypedShare: number;
   /** The rules that were not fully parsed, with what was left over. */
-  unparsed: { sourceRecordId: string; rawDetail: string; fragments: string[] }[];
+  unparsed: { sourceRecordId: string; rawDetail: string; fragments: string[]; untypedConditions: string[] }[];
 }
 
-export const BCTG_SAMPLE_FILES = ['langara-transfers-2023-04.json', 'alexander-college-transfers-2025-06.json'];
+export const BCTG_SAMPLE_FILES = ['langara-transfers-2023-04.json', 'alexander-college-transfers-2025-06.json', 'langara-transfers-2023-10.json'];
 
 const SAMPLE_DIR = fileURLToPath(new URL('../../data/sample/bctransferguide/', import.meta.url));
 
@@ -34,8 +37,9 @@ export function measureParseCoverage(options: { dir?: string; files?: string[] }
     const result = parseBctgFile(readFileSync(join(dir, file), 'utf8'), new Date().toISOString());
     const unparsed = result.rules
       .filter((rule) => !rule.fullyParsed)
-      .map((rule) => ({ sourceRecordId: rule.sourceRecordId, rawDetail: rule.rawDetail, fragments: rule.unparsedFragments }));
+      .map((rule) => ({ sourceRecordId: rule.sourceRecordId, rawDetail: rule.rawDetail, fragments: rule.unparsedFragments, untypedConditions: rule.untypedConditions ?? [] }));
     const fullyParsed = result.rules.length - unparsed.length;
+    const awardsTyped = result.rules.filter((rule) => rule.unparsedFragments.length === 0 && rule.targets.every((t) => t.kind !== 'unparsed')).length;
     return {
       file,
       format: result.format,
@@ -45,6 +49,7 @@ export function measureParseCoverage(options: { dir?: string; files?: string[] }
       rejected: result.rejected.length,
       fullyParsed,
       fullyParsedShare: result.rules.length ? fullyParsed / result.rules.length : 0,
+      awardsTypedShare: result.rules.length ? awardsTyped / result.rules.length : 0,
       unparsed,
     };
   });

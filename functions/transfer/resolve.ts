@@ -1,5 +1,6 @@
 import { conditionsOf, evaluateCondition, wouldHoldIf, type ConditionStatus, type StudentFacts, type TransferCondition } from './conditions.js';
 import { optimisePlan, type PlanOption } from './plan.js';
+import { targetSignature } from './rule-identity.js';
 import type { TransferRule, TransferTarget } from './rule-model.js';
 
 export interface EvaluatedCondition extends TransferCondition {
@@ -87,7 +88,7 @@ function coverage(rule: TransferRule, given: Set<string>) {
 
 /**
  * Confidence from the data, never a constant: web API records outrank PDF-derived rows, fully
- * parsed rules outrank ones with untyped text, an award larger than what is sent is doubted, a rule
+ * parsed rules outrank ones with condition prose left untyped (0.8) or untyped credit text (0.6), an award larger than what is sent is doubted, a rule
  * newer than a year is less settled, and a partial match counts for the share of what it needs.
  */
 function confidenceOf(rule: TransferRule, asOf: string, completeness: number, awardRatio: number) {
@@ -95,7 +96,7 @@ function confidenceOf(rule: TransferRule, asOf: string, completeness: number, aw
   const years = Math.max(0, (Date.parse(asOf) - Date.parse(rule.effectiveStart)) / (365.25 * 86_400_000));
   // A rule still in force after years has been applied and not revised: age settles it, never erodes it.
   const age = Math.min(1, 0.85 + 0.15 * years);
-  const parse = rule.fullyParsed ? 1 : 0.6;
+  const parse = rule.fullyParsed ? 1 : rule.unparsedFragments.length || rule.targets.some((t) => t.kind === 'unparsed') ? 0.6 : 0.8;
   const plausibility = awardRatio > IMPLAUSIBLE_RATIO ? 0.4 : awardRatio > 1 + 1e-9 ? 0.9 : 1;
   const confidence = Math.round(provenance * age * parse * plausibility * (0.4 + 0.6 * completeness) * 1000) / 1000;
   const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -182,15 +183,6 @@ function byContent(a: Match, b: Match): number {
 
 function contentKey(rule: TransferRule): string {
   return `${sendingSide(rule).codes.join('+')}|${targetSignature(rule.targets)}|${rule.effectiveStart}`;
-}
-
-/** What a set of targets awards, independent of spacing and case in the published text. */
-export function targetSignature(targets: TransferTarget[]): string {
-  const one = (t: Omit<TransferTarget, 'alternatives'>) => `${t.kind}:${t.institution ?? ''}:${t.code ?? `${t.subject ?? ''} ${t.pattern ?? ''}`}:${t.credits ?? ''}`;
-  return targets
-    .map((t) => [one(t), ...(t.alternatives ?? []).map((set) => set.map(one).join('&'))].join('|'))
-    .sort()
-    .join(';');
 }
 
 function conflictsOf(exact: Match[]): Resolution['conflicts'] {

@@ -72,8 +72,12 @@ const parsedFields = {
   preclusions: z.array(z.string()).describe('Receiving-institution course codes the student can no longer take for credit'),
   conditionText: z.string().nullable().describe('Condition prose, verbatim from the source (restrictions, exemption and preclusion sentences); null when none'),
   kind: z.enum(RULE_KINDS).describe('credit, no-credit or individual-assessment'),
-  fullyParsed: z.boolean().describe('True when every credit expression was typed; condition prose may still be present'),
+  fullyParsed: z.boolean().describe('True when every credit expression was typed and no condition is left as free text (see untypedConditions)'),
   unparsedFragments: z.array(z.string()).describe('Fragments the parser could not type (kept verbatim, never dropped)'),
+  untypedConditions: z
+    .array(z.string())
+    .optional()
+    .describe('Condition sentences kept as free text: neither a typed condition, an exemption, a preclusion nor a label (e.g. "Not for credit in Science.")'),
 };
 
 export const ParsedRuleSchema = z.object(parsedFields).describe('A BCTG transfer-credit expression, parsed');
@@ -89,7 +93,7 @@ export const TransferProvenanceSchema = z
 
 export const TransferRuleSchema = z
   .object({
-    ruleId: z.string().describe('Stable id: hash of sender, sorted source codes, receiver, raw detail, condition and start date'),
+    ruleId: z.string().describe('Stable id: hash of the normalised content (sender, source courses with their credits, receiver, targets, conditions) and start date'),
     senderInstitution: z.string().describe('Sending institution slug, e.g. "langara"'),
     receiverInstitution: z.string().describe('Receiving institution slug, e.g. "sfu"'),
     ...parsedFields,

@@ -1,6 +1,6 @@
 import type { Equivalence } from '../course/transfer-equivalence.js';
 import { runIngestion, type IngestionRun, type PreparedBatch, type RunOptions } from '../ingest/ingestion-run.js';
-import { stableHash, type OwnedItem } from '../ingest/reconcile.js';
+import { stableHash, type OwnedItem, type UnlistedPolicy } from '../ingest/reconcile.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import { parseBctgFile } from './bctg-adapters.js';
@@ -28,7 +28,50 @@ function prepareRules(text: string, ingestedAt: string): PreparedBatch {
     }
     items.push(...itemsOf(rule));
   }
-  return { items, parsed: parsed.rules.length, rejected: parsed.rejected, institutions };
+  return { items, parsed: parsed.rules.length, rejected: parsed.rejected, institutions, settleUnlisted: snapshotPolicy(parsed.rules, ingestedAt) };
+}
+
+/**
+ * A BCTG file is a snapshot, and speaks only for what it covers: the sending subjects it lists (a
+ * capture that missed a subject says nothing about it), from the earliest end date among its rules
+ * (a PDF export with history reaches back to 1999; an export of active agreements only to the first
+ * that has just ended), up to the latest start it knows of. A stored rule of its pairs that it no
+ * longer lists becomes history, never erased: outside what the file covers, it is kept as it is;
+ * followed by a rule for the same courses that starts later, it ends the day before (superseded);
+ * otherwise the guide dropped it, and it ends the day before the snapshot's latest start (retired
+ * only if that is before it began).
+ */
+function snapshotPolicy(rules: TransferRule[], ingestedAt: string): UnlistedPolicy {
+  const ends = rules.map((rule) => rule.effectiveEnd).filter((end): end is string => end !== null).sort();
+  const periodStart = ends[0] ?? ingestedAt.slice(0, 10);
+  const latestStart = rules.map((rule) => rule.effectiveStart).sort().at(-1) ?? ingestedAt.slice(0, 10);
+  const startsBySet = new Map<string, string[]>();
+  const listedSubjects = new Set(rules.flatMap((rule) => rule.sourceCourses.map((c) => subjectOf(`${c.institution}:${c.code}`))));
+  for (const rule of rules) {
+    const key = setKey(rule.senderInstitution, rule.receiverInstitution, rule.sourceCourses.map((c) => `${c.institution}:${c.code}`));
+    startsBySet.set(key, [...(startsBySet.get(key) ?? []), rule.effectiveStart]);
+  }
+  return (existing) => {
+    const rule = existing.rule as TransferRule | undefined;
+    const equivalence = existing.equivalence as Equivalence | undefined;
+    const span = rule ?? equivalence;
+    if (!span) return 'retire';
+    const refs = rule ? rule.sourceCourses.map((c) => `${c.institution}:${c.code}`) : equivalence!.sourceCourses;
+    if ((span.effectiveEnd !== null && span.effectiveEnd < periodStart) || !refs.some((ref) => listedSubjects.has(subjectOf(ref)))) return 'keep';
+    const [sender, receiver] = String(existing.GSI2PK).split('#').at(-1)!.split('->');
+    const successor = (startsBySet.get(setKey(sender!, receiver!, refs)) ?? []).filter((start) => start > span.effectiveStart).sort()[0];
+    const end = dayBefore(successor ?? latestStart);
+    if (end < span.effectiveStart) return 'retire';
+    if (span.effectiveEnd !== null && span.effectiveEnd <= end) return 'keep';
+    return rule ? { ...existing, rule: { ...rule, effectiveEnd: end } } : { ...existing, equivalence: { ...equivalence!, effectiveEnd: end } };
+  };
+}
+
+const subjectOf = (ref: string) => ref.split(' ')[0]!;
+const setKey = (sender: string, receiver: string, refs: string[]) => `${sender}->${receiver}|${[...refs].sort().join('+')}`;
+
+function dayBefore(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
 
 function itemsOf(rule: TransferRule): OwnedItem[] {

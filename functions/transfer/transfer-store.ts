@@ -76,3 +76,43 @@ export async function pairRulesForCourse(store: Store, sender: string, receiver:
   });
   return items.map((item) => item.rule as TransferRule);
 }
+
+/** The active rules listed under one sending course, towards every receiver. */
+export async function outgoingRuleIds(store: Store, sender: string, code: string, trips: RoundTrips): Promise<{ receiver: string; ruleId: string }[]> {
+  trips.count++;
+  const items = await queryAll(store, {
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(sender, code), ':prefix': catalogKeys.courseTransferPrefix('outgoing') },
+  });
+  return items
+    .filter((item) => item.status === 'active')
+    .map((item) => ({ receiver: String((item.equivalence as { otherInstitution: string }).otherInstitution), ruleId: String(item.ruleId) }));
+}
+
+export interface AwardingPage {
+  ruleIds: string[];
+  lastKey?: Record<string, unknown>;
+}
+
+/** A page of the active rules that award one receiving course, from one sender or any (reverse lookup). */
+export async function rulesAwarding(
+  store: Store,
+  args: { receiver: string; code: string; sender?: string; limit: number; startKey?: Record<string, unknown> },
+): Promise<AwardingPage> {
+  const result = await store.doc.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      FilterExpression: '#status = :active',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':pk': catalogKeys.coursePartition(args.receiver, args.code),
+        ':prefix': catalogKeys.courseTransferPrefix('incoming', args.sender),
+        ':active': 'active',
+      },
+      Limit: args.limit,
+      ExclusiveStartKey: args.startKey,
+    }),
+  );
+  return { ruleIds: (result.Items ?? []).map((item) => String(item.ruleId)), ...(result.LastEvaluatedKey ? { lastKey: result.LastEvaluatedKey } : {}) };
+}

@@ -48,15 +48,46 @@ describe('BC Transfer Guide ingestion', () => {
     expect(rule.Item!.rule.effectiveStart).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
-  it('retires rules gone from a pair without touching other pairs', async () => {
+  it('ends rules gone from a pair (history, not erased) without touching other pairs', async () => {
     await ingestTransferRules(server.services.store, await writeRows('cpsc-ubcv.json', cpscTo('UBCV')));
     const trimmed = cpscTo('SFU').filter((r) => r.course_code !== 1150);
     const run = await ingestTransferRules(server.services.store, await writeRows('cpsc-sfu.json', trimmed));
-    expect(run.counts.retired).toBeGreaterThan(0);
+    expect(run.counts.written).toBeGreaterThan(0);
+    // Still there for the dates the earlier file said it was in force.
+    const then = await server.rest('tn_course_equivalent_elsewhere', { course: 'langara:CPSC 1150', otherInstitution: 'sfu', asOfDate: '2010-01-01' }, null);
+    expect(then.body.items.length).toBeGreaterThan(0);
     const toSfu = await server.rest('tn_course_equivalent_elsewhere', { course: 'langara:CPSC 1150', otherInstitution: 'sfu' }, null);
     expect(toSfu.body.items).toEqual([]);
     const toUbc = await server.rest('tn_course_equivalent_elsewhere', { course: 'langara:CPSC 1150', otherInstitution: 'UBCV' }, null);
     expect(toUbc.body.items.length).toBeGreaterThan(0);
+  });
+
+  it('takes a later snapshot of active agreements as history: changed rules are superseded, older history stays', async () => {
+    const october = JSON.parse(await readFile('data/sample/bctransferguide/langara-transfers-2023-10.json', 'utf8')) as { courses: any[] };
+    const ubco = (rows: any[]) => rows.filter((r) => r.destination === 'UBCO' && ['AHIS', 'CPSC'].includes(r.subject));
+    expect((await ingestTransferRules(server.services.store, await writeRows('ubco-april.json', ubco(langara.courses)))).status).toBe('succeeded');
+    const later = await ingestTransferRules(server.services.store, await writeRows('ubco-october.json', ubco(october.courses)));
+    expect(later.status).toBe('succeeded');
+
+    const resolve = (asOfDate: string, course = 'AHIS 1114') =>
+      server.rest('tn_transfer_resolve', { sourceInstitution: 'langara', targetInstitution: 'ubco', sourceCourses: [course], asOfDate }, null);
+    // LANG AHIS 1114: UBCO ARTH 2nd (3) May/05–Aug/23 (April said "present"), then UBCO ARTH 1st (3) from Sep/23.
+    const before = await resolve('2020-01-01');
+    expect(before.body.exactMatches.map((m: any) => m.targets[0].text)).toEqual(['UBCO ARTH 2nd (3)']);
+    expect(before.body.exactMatches[0].effectiveEnd).toBe('2023-08-31');
+    const after = await resolve('2024-01-01');
+    expect(after.body.exactMatches.map((m: any) => m.targets[0].text)).toEqual(['UBCO ARTH 1st (3)']);
+    expect([before.body.conflicts, after.body.conflicts]).toEqual([[], []]);
+    const details = await server.rest('tn_transfer_details', { ruleId: after.body.exactMatches[0].ruleId }, null);
+    expect(details.body.history.map((h: any) => h.ruleId)).toContain(before.body.exactMatches[0].ruleId);
+
+    // Rules that ended before October's period are not in it, and stay as history.
+    const endedEarly = ubco(langara.courses).filter((r) => r.effective_end !== 'present' && Number(r.effective_end.slice(-2)) < 23);
+    expect(endedEarly.length).toBeGreaterThan(0);
+    const old = endedEarly[0]!;
+    const oldYear = 2000 + Number(old.effective_end.slice(-2));
+    const history = await resolve(`${oldYear}-01-01`, `${old.subject} ${old.course_code}`);
+    expect(history.body.exactMatches.length + history.body.partialMatches.length + history.body.noCreditMatches.length + history.body.individualAssessmentMatches.length + history.body.conditionalMatches.length).toBeGreaterThan(0);
   });
 
   it('quarantines malformed rows and loads the rest', async () => {

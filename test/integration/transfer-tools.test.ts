@@ -14,7 +14,7 @@ const resolve = (input: Record<string, unknown>) =>
 
 describe('transfer tools on the shipped BC Transfer Guide data', () => {
   it('resolves a bundle and its overlapping single-course rule, and plans the most credit', async () => {
-    const { status, body } = await resolve({ sourceCourses: ['CPSC 1160', 'CPSC 1181'] });
+    const { status, body } = await resolve({ sourceCourses: ['CPSC 1160', 'CPSC 1181'], asOfDate: '2023-01-01' });
     expect(status).toBe(200);
     const bundle = body.exactMatches.find((m: any) => m.sourceCourses.length === 2);
     expect(bundle.targets.map((t: any) => t.text)).toEqual(expect.arrayContaining(['SFU CMPT 125 (3)']));
@@ -118,8 +118,42 @@ describe('transfer tools on the shipped BC Transfer Guide data', () => {
     expect(one.body.items.every((r: any) => r.sourceCourses.includes('langara:CPSC 1150'))).toBe(true);
   });
 
+  it('looks the other way: which sending courses earn a receiving course, from one sender or every sender', async () => {
+    const any = await server.rest('tn_transfer_search', { targetInstitution: 'sfu', targetCourse: 'sfu:CMPT 125', limit: 100 }, null);
+    expect(any.status).toBe(200);
+    expect(any.body.items.length).toBeGreaterThan(0);
+    expect(any.body.items.every((r: any) => r.targets.some((t: string) => /CMPT 125/.test(t)))).toBe(true);
+    const senders = new Set(any.body.items.flatMap((r: any) => r.sourceCourses.map((c: string) => c.split(':')[0])));
+    expect(senders.has('langara')).toBe(true);
+    const fromLangara = await server.rest('tn_transfer_search', { sourceInstitution: 'langara', targetInstitution: 'sfu', targetCourse: 'CMPT 125', subject: 'CPSC', asOfDate: '2023-01-01' }, null);
+    expect(fromLangara.body.items.length).toBeGreaterThan(0);
+    expect(fromLangara.body.items.every((r: any) => r.sourceCourses.some((c: string) => c.startsWith('langara:CPSC')))).toBe(true);
+    const neither = await server.rest('tn_transfer_search', { targetInstitution: 'sfu' }, null);
+    expect(neither.status).toBe(400);
+    expect(neither.body.details.fields[0].field).toBe('sourceInstitution');
+  });
+
+  it('compares receivers for one course set, ranked by planned credit, with what is lost where', async () => {
+    const courses = ['CPSC 1150', 'MATH 1171', 'ENGL 1127', 'HIST 1115'];
+    const { status, body } = await server.rest('tn_transfer_compare', { sourceInstitution: 'langara', sourceCourses: courses, asOfDate: '2023-11-01' }, null);
+    expect(status).toBe(200);
+    expect(body.receivers.length).toBeGreaterThan(5);
+    const credits = body.receivers.map((r: any) => r.plannedCredits);
+    expect(credits).toEqual([...credits].sort((a, b) => b - a));
+    for (const receiver of body.receivers) {
+      expect([...receiver.coursesTransferred, ...receiver.coursesLost].sort()).toEqual(courses.map((c) => `langara:${c}`).sort());
+      // Each receiver's entry is what tn_transfer_resolve plans there.
+    }
+    const sfu = body.receivers.find((r: any) => r.institution === 'sfu');
+    const resolved = await server.rest('tn_transfer_resolve', { sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: courses, asOfDate: '2023-11-01' }, null);
+    expect(sfu.plannedCredits).toBe(resolved.body.plan.totalCredits);
+    expect(sfu.ruleIds).toEqual(resolved.body.plan.ruleIds);
+    const only = await server.rest('tn_transfer_compare', { sourceInstitution: 'LANG', sourceCourses: courses, receivers: ['SFU', 'ubcv'], asOfDate: '2023-11-01' }, null);
+    expect(only.body.receivers.map((r: any) => r.institution).sort()).toEqual(['sfu', 'ubc']);
+  });
+
   it('shows a rule in full with its history', async () => {
-    const { body } = await resolve({ sourceCourses: ['CPSC 1181'] });
+    const { body } = await resolve({ sourceCourses: ['CPSC 1181'], asOfDate: '2023-01-01' });
     const ruleId = body.exactMatches[0].ruleId;
     const details = await server.rest('tn_transfer_details', { ruleId }, null);
     expect(details.body.rule).toMatchObject({ ruleId, senderInstitution: 'langara', receiverInstitution: 'sfu' });

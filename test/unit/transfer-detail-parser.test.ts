@@ -38,7 +38,7 @@ const generic = (institution: string, subject: string, pattern: string, level: n
 });
 const exemption = (institution: string, code: string, text: string) => course(institution, code, 0, text, { kind: 'exemption' });
 const q = (...designations: string[]) => ({ designations });
-const clean = { exemptions: [], preclusions: [], conditionText: null, kind: 'credit', fullyParsed: true, unparsedFragments: [], alternativeAwards: [] };
+const clean = { exemptions: [], preclusions: [], conditionText: null, kind: 'credit', fullyParsed: true, unparsedFragments: [], untypedConditions: [], alternativeAwards: [] };
 
 describe('parseTransferDetail: single targets, credits and designations', () => {
   it.each<[string, TransferTarget[]]>([
@@ -122,7 +122,10 @@ describe('parseTransferDetail: several targets, exemptions and bundles', () => {
     const stat = lang("LANG STAT 1181 (3) & LANG STAT 1182 (1) = SFU STAT 201(3) or SFU STAT 203 (3) or SFUSTAT 205 (3), & SFU ACMA 1XX(1) or BUS 232 (4) Student's choice");
     expect(stat.fullyParsed).toBe(true);
     expect(stat.targets[0]!.alternatives!.map((set) => set[0]!.code)).toEqual(['STAT 203', 'STAT 205']);
-    expect(stat.targets[1]).toMatchObject({ pattern: '1XX', credits: 1, alternatives: [[{ institution: 'sfu', code: 'BUS 232', credits: 4 }]] });
+    // "… or BUS 232 (4)" is worth the whole award (3 + 1): it replaces the whole award, not ACMA 1XX alone (which would total 7).
+    expect(stat.targets[1]).toMatchObject({ pattern: '1XX', credits: 1 });
+    expect(stat.targets[1]!.alternatives).toBeUndefined();
+    expect(stat.alternativeAwards).toEqual([[expect.objectContaining({ institution: 'sfu', code: 'BUS 232', credits: 4 })]]);
     expect(lang('UVIC GEOG 213 (1.5), or UVIC GEOG (1.5) 1XX').targets[0]!.alternatives).toEqual([[generic('uvic', 'GEOG', '1XX', 1, 1.5, 'UVIC GEOG (1.5) 1XX')]]);
   });
 
@@ -246,7 +249,8 @@ describe('parseTransferDetail on every row', () => {
       for (const t of [...rule.targets, ...rule.targets.flatMap((t) => t.alternatives?.flat() ?? []), ...rule.alternativeAwards.flat()]) expect(raw).toContain(t.text);
       if (rule.conditionText) expect(raw).toContain(rule.conditionText);
       for (const fragment of rule.unparsedFragments) expect(raw).toContain(fragment);
-      expect(rule.fullyParsed).toBe(rule.unparsedFragments.length === 0);
+      expect(rule.fullyParsed).toBe(rule.unparsedFragments.length === 0 && (rule.untypedConditions ?? []).length === 0);
+      for (const sentence of rule.untypedConditions ?? []) expect(raw).toContain(sentence);
     }
   });
 });

@@ -6,7 +6,7 @@
 export interface AccessPattern {
   name: string;
   usedBy: string[];
-  operation: 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'TransactWriteItems';
+  operation: 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'TransactWriteItems' | 'BatchGetItem' | 'BatchWriteItem';
   index: 'table' | 'GSI1' | 'GSI2';
   keyCondition: string;
   notes?: string;
@@ -53,15 +53,39 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
     notes: 'Part of the same one-Query course read; each listing carries the rule summary, the rule itself is stored once.',
   },
   {
+    name: 'Rules listed under one sending course, towards one receiver or every receiver',
+    usedBy: ['tn_transfer_resolve (one per given course, in parallel)', 'tn_transfer_compare (every receiver)'],
+    operation: 'Query',
+    index: 'table',
+    keyCondition: 'PK = COURSE#<sender>#<code> AND begins_with(SK, "transfer#outgoing#[<receiver>#]")',
+    notes: 'Rule ids only (status active); the rules follow in one BatchGetItem per 100 ids.',
+  },
+  {
+    name: 'Rules awarding one receiving course (reverse lookup)',
+    usedBy: ['tn_transfer_search with targetCourse'],
+    operation: 'Query',
+    index: 'table',
+    keyCondition: 'PK = COURSE#<receiver>#<code> AND begins_with(SK, "transfer#incoming#[<sender>#]")',
+    notes: 'A page of rule ids (Limit, LastEvaluatedKey as the cursor), then one BatchGetItem.',
+  },
+  {
+    name: 'Transfer rules by id, in bulk',
+    usedBy: ['tn_transfer_resolve', 'tn_transfer_compare', 'tn_transfer_search with targetCourse'],
+    operation: 'BatchGetItem',
+    index: 'table',
+    keyCondition: 'PK = RULE#<ruleId>, SK = RULE (up to 100 keys)',
+    notes: 'Unprocessed keys are retried with backoff.',
+  },
+  {
     name: 'A transfer rule by id',
-    usedBy: ['transfer ingestion (dedup)'],
+    usedBy: ['tn_transfer_details'],
     operation: 'GetItem',
     index: 'table',
     keyCondition: 'PK = RULE#<ruleId>, SK = RULE',
   },
   {
     name: 'Rules of an institution pair',
-    usedBy: ['transfer tools (next issue)'],
+    usedBy: ['tn_transfer_search', 'tn_transfer_resolve (near misses, per subject)', 'tn_transfer_details (history)'],
     operation: 'Query',
     index: 'GSI1',
     keyCondition: 'GSI1PK = TRANSFER#<sender>#<receiver> AND begins_with(GSI1SK, "<SUBJ NUM>")',

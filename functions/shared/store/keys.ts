@@ -69,6 +69,8 @@ export const catalogKeys = {
     PK: catalogKeys.coursePartition(institution, code),
     SK: `transfer#${direction}#${other}#${ruleId}`,
   }),
+  /** The sort-key prefix of a course's transfer listings in one direction, towards one institution or all. */
+  courseTransferPrefix: (direction: 'outgoing' | 'incoming', other?: string) => `transfer#${direction}#${other ? `${other}#` : ''}`,
   catalogVersion: { PK: 'CATALOG', SK: 'VERSION' },
   /** One marker per shipped sample file, so a newer release loads only the files it added. */
   sampleCatalogMarker: (file: string) => ({ PK: 'CATALOG', SK: `SAMPLE#${file}` }),

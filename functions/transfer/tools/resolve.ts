@@ -1,14 +1,12 @@
 import { z } from 'zod';
-import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
 import { effectiveDate, effectiveDateInput, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { institutionId } from '../../shared/catalog/institutions.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { TRANSFER_TOOL } from '../transfer-tool.js';
-import { ToolError } from '../../shared/tools/errors.js';
 import { matchOutput, MatchSchema, ruleSummary, RuleSummarySchema } from '../match-output.js';
-import type { StudentFacts } from '../conditions.js';
 import { explainPlan } from '../plan-explanation.js';
+import { CompletedAtTargetInput, readSourceCourses, SourceCoursesInput, StudentFactsInput, studentFacts } from '../resolve-input.js';
 import { inForce, resolveRules } from '../resolve.js';
 import { getRules, pairRules, RoundTrips, ruleIdsForCourse } from '../transfer-store.js';
 
@@ -27,18 +25,10 @@ export const resolveTool = defineTool({
   input: z.strictObject({
     sourceInstitution: InstitutionInput('Sending'),
     targetInstitution: InstitutionInput('Receiving'),
-    sourceCourses: z.array(z.string().min(3).max(64)).min(1).max(60).describe('Courses taken, e.g. ["CPSC 1150", "MATH 1171"] (a set; "langara:CPSC 1150" also works)'),
+    sourceCourses: SourceCoursesInput,
     asOfDate: optionalField(effectiveDateInput('Date the rules must be in force; default today')),
-    completedAtTarget: z
-      .array(z.string().min(3).max(64))
-      .max(100)
-      .optional()
-      .describe('Courses the student already has credit for at the receiving institution, e.g. ["POL 231"]: conditions like "if SFU POL 231 already obtained" then hold, and those courses are not awarded again'),
-    program: z.string().min(2).max(120).optional().describe('The program or faculty the student is in or admitted to, e.g. "Mechanical Engineering": program conditions are checked against it'),
-    grades: z
-      .record(z.string().min(3).max(64), z.string().regex(/^(?:[A-Da-d][+-]?|[Ff])$/, 'a letter grade like "B+"'))
-      .optional()
-      .describe('Letter grade per sending course, e.g. { "CPSC 1150": "B+" }: minimum-grade conditions are checked against it'),
+    completedAtTarget: CompletedAtTargetInput,
+    ...StudentFactsInput,
   }),
   output: z.object({
     sourceInstitution: z.string(),
@@ -91,12 +81,7 @@ export const resolveTool = defineTool({
   async handler(args, ctx) {
     const sender = institutionId(args.sourceInstitution);
     const receiver = institutionId(args.targetInstitution);
-    const normalized = args.sourceCourses.map((input, index) => {
-      const code = normalizeCourseCode(input.includes(':') ? input.slice(input.indexOf(':') + 1) : input);
-      if (!code) throw ToolError.badRequest(`"${input}" is not a course code like "CPSC 1150".`, [{ field: `sourceCourses.${index}`, message: 'expected SUBJECT NUMBER' }]);
-      return { input, code };
-    });
-    const codes = [...new Set(normalized.map((n) => n.code))].sort();
+    const { codes, normalized } = readSourceCourses(args.sourceCourses);
     const facts = studentFacts(args);
     const asOf = effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(receiver));
     const trips = new RoundTrips();
@@ -168,15 +153,6 @@ export const resolveTool = defineTool({
     };
   },
 });
-
-function studentFacts(args: { completedAtTarget?: string[]; program?: string; grades?: Record<string, string> }): StudentFacts {
-  const code = (input: string) => normalizeCourseCode(input.includes(':') ? input.slice(input.indexOf(':') + 1) : input.replace(/^[A-Z]{2,5} (?=[A-Z]{2,5} \d)/i, ''));
-  return {
-    completedAtTarget: new Set((args.completedAtTarget ?? []).map((input) => code(input) ?? input.trim().toUpperCase())),
-    program: args.program?.trim(),
-    grades: new Map(Object.entries(args.grades ?? {}).map(([course, grade]) => [code(course) ?? course, grade.toUpperCase()])),
-  };
-}
 
 /** Same subject and a number one edit away (CPSC 1160 vs 1161, a renumbered course). */
 function similarCode(candidate: string, code: string): boolean {

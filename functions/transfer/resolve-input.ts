@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { normalizeCourseCode } from '../shared/catalog/course-ref.js';
+import { ToolError } from '../shared/tools/errors.js';
+import type { StudentFacts } from './conditions.js';
+
+/** Inputs tn_transfer_resolve and tn_transfer_compare share: the courses taken and what is known about the student. */
+export const SourceCoursesInput = z
+  .array(z.string().min(3).max(64))
+  .min(1)
+  .max(60)
+  .describe('Courses taken, e.g. ["CPSC 1150", "MATH 1171"] (a set; "langara:CPSC 1150" also works)');
+
+export const StudentFactsInput = {
+  program: z.string().min(2).max(120).optional().describe('The program or faculty the student is in or admitted to, e.g. "Mechanical Engineering": program conditions are checked against it'),
+  grades: z
+    .record(z.string().min(3).max(64), z.string().regex(/^(?:[A-Da-d][+-]?|[Ff])$/, 'a letter grade like "B+"'))
+    .optional()
+    .describe('Letter grade per sending course, e.g. { "CPSC 1150": "B+" }: minimum-grade conditions are checked against it'),
+};
+
+export const CompletedAtTargetInput = z
+  .array(z.string().min(3).max(64))
+  .max(100)
+  .optional()
+  .describe('Courses the student already has credit for at the receiving institution, e.g. ["POL 231"]: conditions like "if SFU POL 231 already obtained" then hold, and those courses are not awarded again');
+
+const withoutPrefix = (input: string) => (input.includes(':') ? input.slice(input.indexOf(':') + 1) : input);
+
+/** The given courses as normalised codes (a set, sorted), or BAD_REQUEST naming the entry that is no course code. */
+export function readSourceCourses(inputs: string[]): { codes: string[]; normalized: { input: string; code: string }[] } {
+  const normalized = inputs.map((input, index) => {
+    const code = normalizeCourseCode(withoutPrefix(input));
+    if (!code) throw ToolError.badRequest(`"${input}" is not a course code like "CPSC 1150".`, [{ field: `sourceCourses.${index}`, message: 'expected SUBJECT NUMBER' }]);
+    return { input, code };
+  });
+  return { codes: [...new Set(normalized.map((n) => n.code))].sort(), normalized };
+}
+
+export function studentFacts(args: { completedAtTarget?: string[]; program?: string; grades?: Record<string, string> }): StudentFacts {
+  // "SFU POL 231", "sfu:POL 231" and "POL 231" name the same receiving course.
+  const code = (input: string) => normalizeCourseCode(withoutPrefix(input).replace(/^[A-Z]{2,5} (?=[A-Z]{2,5} \d)/i, ''));
+  return {
+    completedAtTarget: new Set((args.completedAtTarget ?? []).map((input) => code(input) ?? input.trim().toUpperCase())),
+    program: args.program?.trim(),
+    grades: new Map(Object.entries(args.grades ?? {}).map(([course, grade]) => [code(course) ?? course, grade.toUpperCase()])),
+  };
+}
