@@ -49,18 +49,16 @@ export async function measureTransfer(serverUrl: string, queries: number) {
     matched += resolution.exact.length;
   }
 
-  // Through the local server on the shipped data: one partition Query per course, then BatchGet.
+  // Through the local server on the shipped data: one BatchGetItem of the pair's index items (cold), then memory (warm).
+  const roundTripsOf = async (sourceCourses: string[], asOfDate: string) =>
+    (await (await fetch(`${serverUrl}/v1/tools/tn_transfer_resolve`, { method: 'POST', body: JSON.stringify({ sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses, asOfDate }) })).json()).roundTrips as number;
+  const coldRoundTrips = await roundTripsOf(pick(0), '2022-12-30');
   const server: number[] = [];
-  let roundTrips = 0;
   for (let i = 0; i < Math.min(queries, 300); i++) {
     const args = { sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: pick(i), asOfDate: `2023-01-${String((i % 28) + 1).padStart(2, '0')}` };
     server.push(await callOnce({ name: 'tn_transfer_resolve', url: `${serverUrl}/mcp/transfer`, tool: 'tn_transfer_resolve', args }, i));
   }
-  const probe = await fetch(`${serverUrl}/v1/tools/tn_transfer_resolve`, {
-    method: 'POST',
-    body: JSON.stringify({ sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: pick(0), asOfDate: '2022-12-31' }),
-  });
-  roundTrips = (await probe.json()).roundTrips;
+  const warmRoundTrips = await roundTripsOf(pick(0), '2022-12-31');
 
   return {
     rules: rules.length,
@@ -68,7 +66,7 @@ export async function measureTransfer(serverUrl: string, queries: number) {
     meanExactMatchesPerResolve: round(matched / queries, 1),
     inProcessMatchAndPlanMs: summarize(inProcess),
     localServerResolveMs: summarize(server),
-    storeRoundTripsPerResolve: roundTrips,
+    storeRoundTripsPerResolve: { cold: coldRoundTrips, warm: warmRoundTrips },
     parseCoverage: (await measureParseCoverage()).map((f: any) => ({ file: f.file, rules: f.rules, fullyParsedShare: f.fullyParsedShare, awardsTypedShare: f.awardsTypedShare })),
   };
 }

@@ -69,7 +69,9 @@ export const RuleSummarySchema = z.object({
   condition: z.string().nullable(),
 });
 
-export function ruleSummary(rule: TransferRule): z.infer<typeof RuleSummarySchema> {
+export type RuleSummary = z.infer<typeof RuleSummarySchema>;
+
+export function ruleSummary(rule: TransferRule): RuleSummary {
   return {
     ruleId: rule.ruleId,
     sourceCourses: rule.sourceCourses.map((c) => `${c.institution}:${c.code}`),

@@ -3,7 +3,9 @@ import { runIngestion, type IngestionRun, type PreparedBatch, type RunOptions } 
 import { stableHash, type OwnedItem, type UnlistedPolicy } from '../ingest/reconcile.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
+import { logger } from '../shared/observability.js';
 import { parseBctgFile } from './bctg-adapters.js';
+import { refreshTransferIndexes, unindexedPairs } from './transfer-index.js';
 import type { TransferRule } from './rule-model.js';
 
 export const TRANSFER_SOURCE = 'bctransferguide';
@@ -14,11 +16,33 @@ export const TRANSFER_SOURCE = 'bctransferguide';
  * source course, incoming under each specific target course), all owned per institution pair so a
  * file for one pair never retires another pair's rules.
  */
-export function ingestTransferRules(store: Store, origin: string, options: RunOptions = {}): Promise<IngestionRun> {
-  return runIngestion(store, TRANSFER_SOURCE, origin, (text, context) => prepareRules(text, context.ingestedAt), options);
+export async function ingestTransferRules(store: Store, origin: string, options: RunOptions = {}): Promise<IngestionRun> {
+  const pairs = new Map<string, { sender: string; receiver: string }>();
+  const run = await runIngestion(
+    store,
+    TRANSFER_SOURCE,
+    origin,
+    (text, context) => {
+      const batch = prepareRules(text, context.ingestedAt);
+      for (const rule of batch.rules) pairs.set(`${rule.senderInstitution}->${rule.receiverInstitution}`, { sender: rule.senderInstitution, receiver: rule.receiverInstitution });
+      return batch;
+    },
+    options,
+  );
+  if (run.status === 'failed' || !pairs.size) return run;
+  // The pairs this run changed, and any never indexed (data from before indexes existed).
+  const changed = run.counts.written + run.counts.retired > 0;
+  const stale = changed ? [...pairs.values()] : await unindexedPairs(store, [...pairs.values()]);
+  try {
+    await refreshTransferIndexes(store, stale);
+  } catch (error) {
+    // Readers fall back to the course listings for a pair without a complete index.
+    logger.warn('transfer index refresh failed', { origin, error: error instanceof Error ? error.message : String(error) });
+  }
+  return run;
 }
 
-function prepareRules(text: string, ingestedAt: string): PreparedBatch {
+function prepareRules(text: string, ingestedAt: string): PreparedBatch & { rules: TransferRule[] } {
   const parsed = parseBctgFile(text, ingestedAt);
   const institutions = new Map<string, { records: number; name?: string }>();
   const items: OwnedItem[] = [];
@@ -28,7 +52,7 @@ function prepareRules(text: string, ingestedAt: string): PreparedBatch {
     }
     items.push(...itemsOf(rule));
   }
-  return { items, parsed: parsed.rules.length, rejected: parsed.rejected, institutions, settleUnlisted: snapshotPolicy(parsed.rules, ingestedAt) };
+  return { items, parsed: parsed.rules.length, rejected: parsed.rejected, institutions, settleUnlisted: snapshotPolicy(parsed.rules, ingestedAt), rules: parsed.rules };
 }
 
 /**

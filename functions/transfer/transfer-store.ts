@@ -20,6 +20,12 @@ export async function ruleIdsForCourse(store: Store, sender: string, code: strin
   return items.filter((item) => item.status === 'active').map((item) => String(item.ruleId));
 }
 
+/** The pair's rules for the given codes from their course listings: a Query per code, then the rules by id. */
+export async function listedRules(store: Store, sender: string, receiver: string, codes: string[], trips: RoundTrips): Promise<TransferRule[]> {
+  const idsByCourse = await Promise.all(codes.map((code) => ruleIdsForCourse(store, sender, code, receiver, trips)));
+  return getRules(store, idsByCourse.flat(), trips);
+}
+
 /** Full rules by id, 100 per BatchGetItem, retrying unprocessed keys. */
 export async function getRules(store: Store, ruleIds: string[], trips: RoundTrips): Promise<TransferRule[]> {
   const rules: TransferRule[] = [];

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestTransferRules } from '../../functions/transfer/transfer-ingest.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -88,6 +88,37 @@ describe('BC Transfer Guide ingestion', () => {
     const oldYear = 2000 + Number(old.effective_end.slice(-2));
     const history = await resolve(`${oldYear}-01-01`, `${old.subject} ${old.course_code}`);
     expect(history.body.exactMatches.length + history.body.partialMatches.length + history.body.noCreditMatches.length + history.body.individualAssessmentMatches.length + history.body.conditionalMatches.length).toBeGreaterThan(0);
+  });
+
+  it('resolves 40 courses in at most 2 store round trips from the pair indexes, answering as the course listings do', async () => {
+    const rows = langara.courses.filter((r) => r.destination === 'SFU');
+    await ingestTransferRules(server.services.store, await writeRows('all-sfu.json', rows));
+    const codes = [...new Set(rows.filter((r) => r.effective_end === 'present').map((r) => `${r.subject} ${r.course_code}`))].sort().slice(0, 38);
+    const input = { sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: [...codes, 'CPSC 1999', 'MATH 1172'], asOfDate: '2023-01-01' };
+    const indexed = await server.rest('tn_transfer_resolve', input, null);
+    expect(indexed.status).toBe(200);
+    expect(indexed.body.exactMatches.length).toBeGreaterThan(30);
+    expect(indexed.body.roundTrips).toBeLessThanOrEqual(2);
+
+    // A warm process answers again from the index items it holds, without a store read.
+    const warm = await server.rest('tn_transfer_resolve', { ...input, asOfDate: '2023-01-02' }, null);
+    expect(warm.body.roundTrips).toBe(0);
+
+    // Without the pair's index marker (data from before indexes) a new process reads the listings, a Query per course.
+    const marker = { PK: 'TRANSFER#langara#sfu', SK: 'INDEXED' };
+    const saved = (await server.services.store.doc.send(new GetCommand({ TableName: server.config.tableName, Key: marker }))).Item!;
+    await server.services.store.doc.send(new DeleteCommand({ TableName: server.config.tableName, Key: marker }));
+    const cold = await startTestServer({ TN_TABLE_NAME: server.config.tableName });
+    try {
+      const listed = await cold.rest('tn_transfer_resolve', { ...input, sourceCourses: [...input.sourceCourses].reverse() }, null);
+      expect(listed.body.roundTrips).toBeGreaterThan(40);
+      const { roundTrips: _a, normalizedCourses: _b, ...fromListings } = listed.body;
+      const { roundTrips: _c, normalizedCourses: _d, ...fromIndex } = indexed.body;
+      expect(fromIndex).toEqual(fromListings);
+    } finally {
+      await cold.close();
+      await server.services.store.doc.send(new PutCommand({ TableName: server.config.tableName, Item: saved }));
+    }
   });
 
   it('quarantines malformed rows and loads the rest', async () => {

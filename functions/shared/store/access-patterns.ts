@@ -53,8 +53,16 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
     notes: 'Part of the same one-Query course read; each listing carries the rule summary, the rule itself is stored once.',
   },
   {
+    name: 'A pair\'s rules per sending course, in bulk (transfer indexes)',
+    usedBy: ['tn_transfer_resolve (the given courses, then the one-digit neighbours of uncovered ones)'],
+    operation: 'BatchGetItem',
+    index: 'table',
+    keyCondition: 'PK = TRANSFER-INDEX#<sender>#<code>, SK = <receiver> (with PK = TRANSFER#<sender>#<receiver>, SK = INDEXED)',
+    notes: 'One item per sending course and receiver holds every active rule listing it; rebuilt from the pair\'s GSI1 rules after an ingestion that changed the pair. Without the marker the listings are read instead. Warm processes keep the items per catalog version.',
+  },
+  {
     name: 'Rules listed under one sending course, towards one receiver or every receiver',
-    usedBy: ['tn_transfer_resolve (one per given course, in parallel)', 'tn_transfer_compare (every receiver)'],
+    usedBy: ['tn_transfer_resolve (a pair not indexed yet; one per given course, in parallel)', 'tn_transfer_compare (every receiver)'],
     operation: 'Query',
     index: 'table',
     keyCondition: 'PK = COURSE#<sender>#<code> AND begins_with(SK, "transfer#outgoing#[<receiver>#]")',
@@ -85,7 +93,7 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
   },
   {
     name: 'Rules of an institution pair',
-    usedBy: ['tn_transfer_search', 'tn_transfer_resolve (near misses, per subject)', 'tn_transfer_details (history)'],
+    usedBy: ['tn_transfer_search', 'tn_transfer_resolve (near misses of a pair not indexed yet)', 'tn_transfer_details (history)', 'transfer index rebuild'],
     operation: 'Query',
     index: 'GSI1',
     keyCondition: 'GSI1PK = TRANSFER#<sender>#<receiver> AND begins_with(GSI1SK, "<SUBJ NUM>")',

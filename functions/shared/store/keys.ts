@@ -16,6 +16,7 @@ export const ENTITY = {
   sourceState: 'SourceState',
   catalogVersion: 'CatalogVersion',
   transferRule: 'TransferRule',
+  transferIndex: 'TransferIndex',
   transferListing: 'TransferListing',
   session: 'Session',
   sessionEvent: 'SessionEvent',
@@ -69,6 +70,10 @@ export const catalogKeys = {
     PK: catalogKeys.coursePartition(institution, code),
     SK: `transfer#${direction}#${other}#${ruleId}`,
   }),
+  /** Every rule of one pair that lists a sending course, in one item: a resolve reads all it needs in one BatchGetItem. */
+  transferIndex: (sender: string, code: string, receiver: string) => ({ PK: `TRANSFER-INDEX#${sender}#${code}`, SK: receiver }),
+  /** Present once a pair's transfer indexes are built: an absent index item then means "no rule", not "not built". */
+  transferIndexMarker: (sender: string, receiver: string) => ({ PK: `TRANSFER#${sender}#${receiver}`, SK: 'INDEXED' }),
   /** The sort-key prefix of a course's transfer listings in one direction, towards one institution or all. */
   courseTransferPrefix: (direction: 'outgoing' | 'incoming', other?: string) => `transfer#${direction}#${other ? `${other}#` : ''}`,
   catalogVersion: { PK: 'CATALOG', SK: 'VERSION' },

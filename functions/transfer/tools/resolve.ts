@@ -4,11 +4,14 @@ import { institutionId } from '../../shared/catalog/institutions.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { TRANSFER_TOOL } from '../transfer-tool.js';
-import { matchOutput, MatchSchema, ruleSummary, RuleSummarySchema } from '../match-output.js';
+import { matchOutput, MatchSchema, RuleSummarySchema } from '../match-output.js';
 import { explainPlan } from '../plan-explanation.js';
 import { CompletedAtTargetInput, readSourceCourses, SourceCoursesInput, StudentFactsInput, studentFacts } from '../resolve-input.js';
-import { inForce, resolveRules } from '../resolve.js';
-import { getRules, pairRules, RoundTrips, ruleIdsForCourse } from '../transfer-store.js';
+import { resolveRules } from '../resolve.js';
+import { catalogCacheFor } from '../../course/catalog-cache.js';
+import { nearMissesFor } from '../near-misses.js';
+import { indexedRules } from '../transfer-index.js';
+import { listedRules, RoundTrips } from '../transfer-store.js';
 
 const InstitutionInput = (role: string) => z.string().min(2).max(40).describe(`${role} institution: slug or BC Transfer Guide code, e.g. "langara" or "LANG"`);
 
@@ -85,35 +88,20 @@ export const resolveTool = defineTool({
     const facts = studentFacts(args);
     const asOf = effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(receiver));
     const trips = new RoundTrips();
-    const idsByCourse = await Promise.all(codes.map((code) => ruleIdsForCourse(ctx.services.store, sender, code, receiver, trips)));
-    const rules = await getRules(ctx.services.store, idsByCourse.flat(), trips);
+    const store = ctx.services.store;
+    const version = await catalogCacheFor(store).currentVersion();
+    const indexed = await indexedRules(store, sender, receiver, codes, trips, version);
+    const rules = indexed ?? (await listedRules(store, sender, receiver, codes, trips));
     const resolution = resolveRules(rules, codes, asOf, facts);
-
     const covered = new Set(
       [...resolution.exact, ...resolution.partial, ...resolution.conditional, ...resolution.noCredit, ...resolution.individualAssessment].flatMap((m) => m.usedCourses),
     );
-    // Several uncovered codes of one subject share one read of that subject's rules.
-    const bySubject = new Map<string, ReturnType<typeof pairRules>>();
-    const subjectRules = (subject: string) => {
-      let page = bySubject.get(subject);
-      if (!page) {
-        trips.count++;
-        page = pairRules(ctx.services.store, { sender, receiver, prefix: `${subject} `, limit: 200 });
-        bySubject.set(subject, page);
-      }
-      return page;
-    };
-    const nearMisses = await Promise.all(
-      codes.filter((code) => !covered.has(code)).map(async (code) => {
-        const own = rules.filter((r) => r.sourceCourses.some((c) => c.code === code) && !inForce(r, asOf));
-        if (own.length) return { course: `${sender}:${code}`, reason: 'not-in-force' as const, suggestions: own.map(ruleSummary), confidence: 0.4 };
-        const page = await subjectRules(code.split(' ')[0]!);
-        const similar = page.rules.filter((r) => inForce(r, asOf) && r.sourceCourses.some((c) => similarCode(c.code, code)));
-        return similar.length
-          ? { course: `${sender}:${code}`, reason: 'similar-code' as const, suggestions: similar.slice(0, 5).map(ruleSummary), confidence: 0.3 }
-          : { course: `${sender}:${code}`, reason: 'no-rule' as const, suggestions: [], confidence: 0.2 };
-      }),
-    );
+    const nearMisses = await nearMissesFor({ store, sender, receiver, uncovered: codes.filter((code) => !covered.has(code)),
+      rules,
+      asOf,
+      trips,
+      ...(indexed ? { readIndexed: async (more: string[]) => (await indexedRules(store, sender, receiver, more, trips, version)) ?? [] } : {}),
+    });
     const exact = resolution.exact.map(matchOutput);
     return {
       data: {
@@ -153,11 +141,3 @@ export const resolveTool = defineTool({
     };
   },
 });
-
-/** Same subject and a number one edit away (CPSC 1160 vs 1161, a renumbered course). */
-function similarCode(candidate: string, code: string): boolean {
-  const [subjectA, numberA = ''] = candidate.split(' ');
-  const [subjectB, numberB = ''] = code.split(' ');
-  if (subjectA !== subjectB || numberA === numberB || numberA.length !== numberB.length) return false;
-  return [...numberA].filter((ch, i) => ch !== numberB[i]).length === 1;
-}
