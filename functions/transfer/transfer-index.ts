@@ -1,4 +1,4 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { getAll } from '../shared/store/batch-reads.js';
 import { deleteAll, putAll } from '../shared/store/batch-writes.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
@@ -55,23 +55,8 @@ async function staleIndexCodes(store: Store, sender: string, receiver: string, c
   return previous.filter((code) => !current.has(code));
 }
 
-async function getItems(store: Store, keys: Record<string, unknown>[], trips?: RoundTrips): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
-  const chunks: Record<string, unknown>[][] = [];
-  for (let i = 0; i < keys.length; i += 100) chunks.push(keys.slice(i, i + 100));
-  await Promise.all(
-    chunks.map(async (chunk) => {
-      let pending = chunk;
-      for (let attempt = 0; pending.length && attempt < 6; attempt++) {
-        if (attempt) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-        if (trips) trips.count++;
-        const result = await store.doc.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending } } }));
-        found.push(...(result.Responses?.[store.tableName] ?? []));
-        pending = (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as Record<string, unknown>[];
-      }
-    }),
-  );
-  return found;
+function getItems(store: Store, keys: Record<string, unknown>[], trips?: RoundTrips): Promise<Record<string, unknown>[]> {
+  return getAll(store, keys, () => trips && trips.count++);
 }
 
 /** Index items read by a warm process, dropped whenever the catalog version moves (an ingestion changed something). */

@@ -1,4 +1,5 @@
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { getAll } from '../shared/store/batch-reads.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys } from '../shared/store/keys.js';
 import { queryAll } from '../shared/store/query-all.js';
@@ -26,21 +27,10 @@ export async function listedRules(store: Store, sender: string, receiver: string
   return getRules(store, idsByCourse.flat(), trips);
 }
 
-/** Full rules by id, 100 per BatchGetItem, retrying unprocessed keys. */
+/** Full active rules by id (BatchGetItem, 100 keys a request, in parallel). */
 export async function getRules(store: Store, ruleIds: string[], trips: RoundTrips): Promise<TransferRule[]> {
-  const rules: TransferRule[] = [];
-  const unique = [...new Set(ruleIds)];
-  for (let i = 0; i < unique.length; i += 100) {
-    let keys: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => catalogKeys.transferRule(id));
-    for (let attempt = 0; keys.length && attempt < 6; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-      trips.count++;
-      const result = await store.doc.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: keys } } }));
-      for (const item of result.Responses?.[store.tableName] ?? []) if (item.status === 'active') rules.push(item.rule as TransferRule);
-      keys = (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as Record<string, unknown>[];
-    }
-  }
-  return rules;
+  const items = await getAll(store, [...new Set(ruleIds)].map((id) => catalogKeys.transferRule(id)), () => trips.count++);
+  return items.filter((item) => item.status === 'active').map((item) => item.rule as TransferRule);
 }
 
 export async function getRule(store: Store, ruleId: string): Promise<{ rule: TransferRule; status: string } | undefined> {

@@ -1,0 +1,28 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Store } from './dynamo-client.js';
+
+const BATCH_SIZE = 100;
+
+/**
+ * BatchGetItem of any number of keys: chunks of 100 read in parallel, unprocessed keys retried with
+ * backoff. `onRequest` is told of every request sent (round-trip accounting).
+ */
+export async function getAll(store: Store, keys: Record<string, unknown>[], onRequest: () => void = () => undefined): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  const chunks: Record<string, unknown>[][] = [];
+  for (let i = 0; i < keys.length; i += BATCH_SIZE) chunks.push(keys.slice(i, i + BATCH_SIZE));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending = chunk;
+      for (let attempt = 0; pending.length; attempt++) {
+        if (attempt > 5) throw new Error(`${pending.length} keys stayed unprocessed after retries`);
+        if (attempt) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+        onRequest();
+        const result = await store.doc.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending } } }));
+        found.push(...(result.Responses?.[store.tableName] ?? []));
+        pending = (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as Record<string, unknown>[];
+      }
+    }),
+  );
+  return found;
+}
