@@ -72,12 +72,11 @@ describe.each(CLIENT_KINDS)('error results through the %s client', (kind) => {
     expect((result.structuredContent as { asOfDate: string }).asOfDate).toBe('2023-02-28');
   });
 
-  it('shows a user tool refused to an anonymous caller as the ErrorResponse', async () => {
+  it('refuses a user tool to an anonymous caller at the HTTP level (401), which the client reports as such', async () => {
     const anonymous = await connectAnyClient(kind, server.url, { token: null });
     try {
       await anonymous.listTools();
-      const result = await anonymous.callTool({ name: 'tn_user_byok_add', arguments: { provider: 'openai', apiKey: 'sk-test-0123456789abcdef' } });
-      expect(errorResponseOf(result).code).toBe('UNAUTHORIZED');
+      await expect(anonymous.callTool({ name: 'tn_user_byok_add', arguments: { provider: 'openai', apiKey: 'sk-test-0123456789abcdef' } })).rejects.toThrow(/needs a signed-in user/);
     } finally {
       await anonymous.close();
     }

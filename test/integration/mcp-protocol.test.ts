@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
 import { errorResponseOf } from '../support/mcp-clients.js';
 import { connectClient, startTestServer, type Era, type TestServer } from '../support/test-server.js';
 
@@ -71,12 +72,10 @@ describe.each<Era>(['legacy', 'modern'])('MCP over HTTP (%s protocol era)', (era
     }
   });
 
-  it('refuses user tools to anonymous callers with UNAUTHORIZED but serves public ones', async () => {
+  it('refuses user tools to anonymous callers with HTTP 401 (so clients start OAuth) but serves public ones', async () => {
     const client = await connectClient(server.url, { era, token: null });
     try {
-      const denied = await client.callTool({ name: 'tn_user_quota', arguments: {} });
-      expect(denied.isError).toBe(true);
-      expect(errorResponseOf(denied).code).toBe('UNAUTHORIZED');
+      await expect(client.callTool({ name: 'tn_user_quota', arguments: {} })).rejects.toThrow(/needs a signed-in user/);
       const discovery = await client.callTool({ name: 'tn_tools_list', arguments: { domain: 'user' } });
       expect(discovery.isError).toBeFalsy();
       expect((discovery.structuredContent as any).tools.length).toBe(7);
@@ -94,6 +93,59 @@ describe.each<Era>(['legacy', 'modern'])('MCP over HTTP (%s protocol era)', (era
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('authorization challenges (MCP authorization spec, resource server)', () => {
+  const call = (path: string, name: string, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: {} } }),
+    });
+
+  it('answers an anonymous call of a user tool with 401 and a Bearer challenge naming the path-suffixed metadata', async () => {
+    for (const path of ['/mcp', '/mcp/user']) {
+      const response = await call(path, 'tn_user_quota');
+      expect(response.status, path).toBe(401);
+      expect(response.headers.get('www-authenticate'), path).toBe(`Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource${path}", scope="quota:read"`);
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32001 } });
+      const metadata = await (await fetch(`${server.url}/.well-known/oauth-protected-resource${path}`)).json();
+      expect(metadata.resource).toBe(`${server.url}${path}`);
+    }
+    expect((await (await fetch(`${server.url}/.well-known/oauth-protected-resource`)).json()).resource).toBe(`${server.url}/mcp`);
+    // Public tools stay anonymous, on every endpoint that has them.
+    expect((await call('/mcp/course', 'tn_course_institutions')).status).toBe(200);
+    expect((await call('/mcp', 'tn_tools_list')).status).toBe(200);
+  });
+
+  it('answers the REST twin the same way, with the ErrorResponse as its body', async () => {
+    const response = await fetch(`${server.url}/v1/tools/tn_user_quota`, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(await response.json()).toMatchObject({ code: 'UNAUTHORIZED', details: { reason: 'no bearer token' } });
+  });
+
+  it('answers a token without the tool\'s scope with 403 insufficient_scope', async () => {
+    const { token } = await createPersonalAccessToken(server.services.store, { userId: 'scoped-user', permissions: ['byok:read'] });
+    const response = await call('/mcp', 'tn_user_preferences_get', { authorization: `Bearer ${token}` });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", scope="preferences:read", resource_metadata=".+\/mcp"/);
+    expect((await call('/mcp', 'tn_user_byok_list', { authorization: `Bearer ${token}` })).status).toBe(200);
+  });
+
+  it('lets browser-based clients from an allowed origin through CORS, and anyone read the metadata', async () => {
+    const origin = 'http://localhost:6274';
+    const preflight = await fetch(`${server.url}/mcp`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    const denied = await call('/mcp', 'tn_user_quota', { origin });
+    expect(denied.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(denied.headers.get('access-control-expose-headers')).toContain('www-authenticate');
+    const metadata = await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`, { headers: { origin: 'https://claude.ai' } });
+    expect(metadata.headers.get('access-control-allow-origin')).toBe('*');
+    expect((await fetch(`${server.url}/mcp`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } })).status).toBe(403);
   });
 });
 

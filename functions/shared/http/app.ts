@@ -10,6 +10,7 @@ import type { ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { challengeFor, challengeResponse, corsHeaders, resourceMetadataUrl, toolCallsIn, withHeaders } from './auth-challenges.js';
 import { prototypeKeysInToolCalls, readBody, MAX_REQUEST_BODY_BYTES } from './request-body.js';
 import { errorJson, handleRestCall } from './rest.js';
 
@@ -75,9 +76,11 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     const traceId = resolveTraceId(request.headers);
 
     if (options.allowedHostnames) {
+      // Public metadata is for any origin (browser-based clients discover us); everything else only for ours.
+      const publicMetadata = path.startsWith('/.well-known/oauth-protected-resource');
       const rejected =
         hostHeaderValidationResponse(request, options.allowedHostnames) ??
-        originValidationResponse(request, options.allowedHostnames);
+        (publicMetadata ? undefined : originValidationResponse(request, options.allowedHostnames));
       if (rejected) return rejected;
     }
 
@@ -89,39 +92,58 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       return new Response(openApi, { headers: { 'content-type': 'application/json' } });
     }
     if (path.startsWith('/.well-known/oauth-protected-resource')) {
-      return json(protectedResourceMetadata(request, services));
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(null, true) });
+      return withHeaders(json(protectedResourceMetadata(request, services, path.slice('/.well-known/oauth-protected-resource'.length))), corsHeaders(null, true));
     }
 
     const mcpMatch = /^\/mcp(?:\/([a-z]+))?$/.exec(path);
     const restMatch = /^\/v1\/tools\/([A-Za-z0-9_]+)$/.exec(path);
     if (!mcpMatch && !restMatch) return json({ error: 'not found', path }, 404);
+    // Origin and Host were checked above: a browser-based client from an allowed origin may read the answer.
+    const cors = corsHeaders(request.headers.get('origin'));
+    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
     if (request.method !== 'POST') {
       return new Response(JSON.stringify({ error: 'Method not allowed. This endpoint is stateless: POST JSON-RPC or tool input.' }), {
         status: 405,
-        headers: { allow: 'POST', 'content-type': 'application/json' },
+        headers: { allow: 'POST', 'content-type': 'application/json', ...cors },
       });
     }
+    const metadataUrl = resourceMetadataUrl(baseUrl(request, services), mcpMatch ? path : '/mcp');
+    return withHeaders(await serveCall({ request, mcpMatch, restMatch, traceId, metadataUrl }), cors);
+  };
 
+  async function serveCall(args: { request: Request; mcpMatch: RegExpExecArray | null; restMatch: RegExpExecArray | null; traceId: string; metadataUrl: string }): Promise<Response> {
+    const { request, mcpMatch, restMatch, traceId, metadataUrl } = args;
     let principal: Principal;
     try {
       principal = await services.authenticator.authenticate(request.headers.get('authorization'));
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
-      return errorJson(error, ulid(), traceId, {
-        'www-authenticate': `Bearer resource_metadata="${baseUrl(request, services)}/.well-known/oauth-protected-resource"`,
-      });
+      return errorJson(error, ulid(), traceId, { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` });
     }
 
     const domain = mcpMatch?.[1];
     const endpoint = domain ? byDomain.get(domain) : all;
     if (!restMatch && !endpoint) return json({ error: `unknown domain "${domain}"`, domains: [...byDomain.keys()] }, 404);
+    const challengeOf = (definition: AnyToolDefinition | undefined) =>
+      definition ? challengeFor(definition, principal, { metadataUrl, scopePrefix: services.config.oauthScopePrefix }) : undefined;
 
     const body = await readBody(request);
     if (!body.ok) return bodyRefused(body.reason, Boolean(restMatch), traceId);
     if (restMatch) {
+      const challenge = challengeOf(all.registry.get(restMatch[1]!));
+      if (challenge) {
+        const refusal = new ToolError(challenge.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', challenge.message, { reason: challenge.reason });
+        return errorJson(refusal, ulid(), traceId, { 'www-authenticate': challenge.wwwAuthenticate });
+      }
       return handleRestCall({ bodyText: body.text, signal: request.signal, toolName: restMatch[1]!, registry: all.registry, services, principal, traceId, executeTool: options.executeTool });
     }
     const parsedBody = parseJson(body.text);
+    // A call the caller may not make is refused at the HTTP level, so OAuth-capable clients sign in (MCP authorization spec).
+    for (const call of parsedBody === undefined ? [] : toolCallsIn(parsedBody)) {
+      const challenge = challengeOf(endpoint!.registry.get(call.name));
+      if (challenge) return challengeResponse(challenge, call.id);
+    }
     const extra: McpAuthExtra = { principal, traceId, inputIssues: parsedBody === undefined ? new Map() : prototypeKeysInToolCalls(parsedBody) };
     // The body is read once, here: the SDK takes it parsed, or re-reads the text to answer a parse error its way.
     const forwarded = parsedBody === undefined ? new Request(request, { body: body.text }) : request;
@@ -170,11 +192,15 @@ function baseUrl(request: Request, services: Services): string {
   return services.config.publicBaseUrl ?? new URL(request.url).origin;
 }
 
-/** RFC 9728: where an MCP client learns which authorization server issues tokens for us. */
-function protectedResourceMetadata(request: Request, services: Services) {
+/**
+ * RFC 9728: where an MCP client learns which authorization server issues tokens for us. At the
+ * origin root it describes `/mcp`; path-suffixed (`/.well-known/oauth-protected-resource/mcp/user`)
+ * the resource at that path.
+ */
+function protectedResourceMetadata(request: Request, services: Services, resourcePath: string) {
   const base = baseUrl(request, services);
   return {
-    resource: `${base}/mcp`,
+    resource: `${base}${resourcePath || '/mcp'}`,
     authorization_servers: services.config.jwt ? [services.config.jwt.issuer] : [],
     bearer_methods_supported: ['header'],
     scopes_supported: USER_PERMISSIONS.map((permission) => `${services.config.oauthScopePrefix}${permission}`),

@@ -1,0 +1,82 @@
+import type { Principal } from '../auth/principal.js';
+import type { AnyToolDefinition } from '../tools/define-tool.js';
+
+/**
+ * The MCP authorization spec's HTTP answers for a call the caller may not make: 401 with a Bearer
+ * challenge pointing at the protected-resource metadata (so a client starts OAuth), or 403 with
+ * `error="insufficient_scope"` and the scopes the call needs.
+ */
+export interface Challenge {
+  status: 401 | 403;
+  wwwAuthenticate: string;
+  message: string;
+  /** What is missing, as the ErrorResponse's details.reason. */
+  reason: string;
+}
+
+/** RFC 9728 §3.1: the metadata of resource `<base><path>` lives at `<base>/.well-known/oauth-protected-resource<path>`. */
+export function resourceMetadataUrl(base: string, resourcePath: string): string {
+  return `${base}/.well-known/oauth-protected-resource${resourcePath === '/' ? '' : resourcePath}`;
+}
+
+export function challengeFor(definition: AnyToolDefinition, principal: Principal, args: { metadataUrl: string; scopePrefix: string }): Challenge | undefined {
+  const scope = definition.permissions.map((permission) => `${args.scopePrefix}${permission}`).join(' ');
+  if (principal.kind !== 'user') {
+    if (definition.access === 'public') return undefined;
+    return {
+      status: 401,
+      wwwAuthenticate: `Bearer resource_metadata="${args.metadataUrl}"${scope ? `, scope="${scope}"` : ''}`,
+      message: `${definition.name} needs a signed-in user: authorize with the server's authorization server (see ${args.metadataUrl}) or send a personal access token.`,
+      reason: 'no bearer token',
+    };
+  }
+  const missing = definition.permissions.filter((permission) => !principal.permissions.has(permission));
+  if (!missing.length) return undefined;
+  return {
+    status: 403,
+    wwwAuthenticate: `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${args.metadataUrl}", error_description="the token lacks ${missing.join(', ')}"`,
+    message: `The token lacks the permission${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
+    reason: `missing ${missing.join(', ')}`,
+  };
+}
+
+/** The tools/call messages of a parsed JSON-RPC body: their ids and tool names. */
+export function toolCallsIn(body: unknown): { id: string | number | null; name: string }[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((message) => {
+    if (typeof message !== 'object' || message === null) return [];
+    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: { name?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') return [];
+    return [{ id: typeof id === 'string' || typeof id === 'number' ? id : null, name: params.name }];
+  });
+}
+
+/** The JSON-RPC error answered with a challenge, so clients that read the body see why. */
+export function challengeResponse(challenge: Challenge, id: string | number | null, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32001, message: challenge.message } }), {
+    status: challenge.status,
+    headers: { 'content-type': 'application/json', 'www-authenticate': challenge.wwwAuthenticate, ...headers },
+  });
+}
+
+const CORS_HEADERS = {
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id',
+  'access-control-expose-headers': 'www-authenticate, mcp-session-id, mcp-protocol-version, x-request-id, x-trace-id',
+  'access-control-max-age': '600',
+};
+
+/**
+ * CORS for browser-based MCP clients: an allowed Origin is echoed (the origin rules are checked
+ * before), public metadata is readable from anywhere.
+ */
+export function corsHeaders(origin: string | null, publicResource = false): Record<string, string> {
+  if (publicResource) return { ...CORS_HEADERS, 'access-control-allow-origin': '*' };
+  return origin ? { ...CORS_HEADERS, 'access-control-allow-origin': origin, vary: 'Origin' } : {};
+}
+
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
+  if (!Object.keys(headers).length) return response;
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
