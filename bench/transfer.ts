@@ -55,7 +55,9 @@ export async function measureTransfer(serverUrl: string, queries: number) {
   const coldRoundTrips = await roundTripsOf(pick(0), '2022-12-30');
   const server: number[] = [];
   for (let i = 0; i < Math.min(queries, 300); i++) {
-    const args = { sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: pick(i), asOfDate: `2023-01-${String((i % 28) + 1).padStart(2, '0')}` };
+    // A date of its own per call, so no answer comes from the result cache (index items may come from memory).
+    const asOfDate = new Date(Date.UTC(2022, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+    const args = { sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: pick(i), asOfDate };
     server.push(await callOnce({ name: 'tn_transfer_resolve', url: `${serverUrl}/mcp/transfer`, tool: 'tn_transfer_resolve', args }, i));
   }
   const warmRoundTrips = await roundTripsOf(pick(0), '2022-12-31');
