@@ -26,13 +26,16 @@ export const CompletedAtTargetInput = z
 
 const withoutPrefix = (input: string) => (input.includes(':') ? input.slice(input.indexOf(':') + 1) : input);
 
+/** A course code typed loosely ("langara:cpsc1160", "CPSC 1160"), or BAD_REQUEST naming the field. */
+export function courseCodeInput(input: string, field: string): string {
+  const code = normalizeCourseCode(withoutPrefix(input));
+  if (!code) throw ToolError.badRequest(`"${input}" is not a course code like "CPSC 1150".`, [{ field, message: 'expected SUBJECT NUMBER' }]);
+  return code;
+}
+
 /** The given courses as normalised codes (a set, sorted), or BAD_REQUEST naming the entry that is no course code. */
 export function readSourceCourses(inputs: string[]): { codes: string[]; normalized: { input: string; code: string }[] } {
-  const normalized = inputs.map((input, index) => {
-    const code = normalizeCourseCode(withoutPrefix(input));
-    if (!code) throw ToolError.badRequest(`"${input}" is not a course code like "CPSC 1150".`, [{ field: `sourceCourses.${index}`, message: 'expected SUBJECT NUMBER' }]);
-    return { input, code };
-  });
+  const normalized = inputs.map((input, index) => ({ input, code: courseCodeInput(input, `sourceCourses.${index}`) }));
   return { codes: [...new Set(normalized.map((n) => n.code))].sort(), normalized };
 }
 

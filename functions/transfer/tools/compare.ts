@@ -62,7 +62,17 @@ export const compareTool = defineTool({
       codes,
       facts: studentFacts(args),
       asOfFor: (receiver) => effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(receiver)),
-    }).map((entry) => ({ ...entry, name: findInstitution(entry.institution)?.name ?? null, coursesTransferred: entry.coursesTransferred.map((c) => `${sender}:${c}`), coursesLost: entry.coursesLost.map((c) => `${sender}:${c}`), conditionalCourses: entry.conditionalCourses.map((c) => `${sender}:${c}`), partialCourses: entry.partialCourses.map((c) => `${sender}:${c}`) }));
+    }).map((entry) => {
+      const refs = (codes: string[]) => codes.map((code) => `${sender}:${code}`);
+      return {
+        ...entry,
+        name: findInstitution(entry.institution)?.name ?? null,
+        coursesTransferred: refs(entry.coursesTransferred),
+        coursesLost: refs(entry.coursesLost),
+        conditionalCourses: refs(entry.conditionalCourses),
+        partialCourses: refs(entry.partialCourses),
+      };
+    });
     const best = receivers[0];
     return {
       data: {

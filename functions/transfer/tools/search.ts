@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
 import { effectiveDate, effectiveDateInput, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { institutionId } from '../../shared/catalog/institutions.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
+import { courseCodeInput } from '../resolve-input.js';
 import { TRANSFER_TOOL } from '../transfer-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
@@ -48,8 +48,8 @@ export const searchTool = defineTool({
   async handler(args, ctx) {
     const sender = args.sourceInstitution === undefined ? undefined : institutionId(args.sourceInstitution);
     const receiver = institutionId(args.targetInstitution);
-    const code = args.course ? courseCode(args.course, 'course') : undefined;
-    const target = args.targetCourse ? courseCode(args.targetCourse, 'targetCourse') : undefined;
+    const code = args.course ? courseCodeInput(args.course, 'course') : undefined;
+    const target = args.targetCourse ? courseCodeInput(args.targetCourse, 'targetCourse') : undefined;
     if (!sender && !target) {
       throw ToolError.badRequest('sourceInstitution is required unless targetCourse is given.', [{ field: 'sourceInstitution', message: 'required without targetCourse' }]);
     }
@@ -80,12 +80,6 @@ export const searchTool = defineTool({
     };
   },
 });
-
-function courseCode(input: string, field: string): string {
-  const code = normalizeCourseCode(input.includes(':') ? input.split(':')[1]! : input);
-  if (!code) throw ToolError.badRequest(`${field} must be a code like "CPSC 1150".`, [{ field, message: 'expected SUBJECT NUMBER' }]);
-  return code;
-}
 
 /** A page of the rules awarding one receiving course, read in full (one Query and one BatchGetItem). */
 async function awardingPage(store: Store, args: Parameters<typeof rulesAwarding>[1]): Promise<PairPage> {
