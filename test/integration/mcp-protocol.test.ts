@@ -149,6 +149,24 @@ describe('authorization challenges (MCP authorization spec, resource server)', (
   });
 });
 
+describe('response framing for 2025-era calls', () => {
+  const post = (meta?: Record<string, unknown>) =>
+    fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'tn_tools_list', arguments: { domain: 'user' }, ...(meta ? { _meta: meta } : {}) } }),
+    });
+
+  it('answers a call that asked for no progress as plain JSON, and one with a progress token over SSE', async () => {
+    const plain = await post();
+    expect(plain.headers.get('content-type')).toContain('application/json');
+    expect((await plain.json()).result.structuredContent.tools.length).toBe(7);
+    const streamed = await post({ progressToken: 'p-1' });
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    expect(await streamed.text()).toContain('"tools"');
+  });
+});
+
 describe('HTTP surface', () => {
   it('answers GET /mcp with 405 and the health check with 200', async () => {
     expect((await fetch(`${server.url}/mcp`)).status).toBe(405);

@@ -11,6 +11,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { challengeFor, challengeResponse, corsHeaders, resourceMetadataUrl, toolCallsIn, withHeaders } from './auth-challenges.js';
+import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
 import { prototypeKeysInToolCalls, readBody, MAX_REQUEST_BODY_BYTES } from './request-body.js';
 import { errorJson, handleRestCall } from './rest.js';
 
@@ -147,16 +148,18 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     const extra: McpAuthExtra = { principal, traceId, inputIssues: parsedBody === undefined ? new Map() : prototypeKeysInToolCalls(parsedBody) };
     // The body is read once, here: the SDK takes it parsed, or re-reads the text to answer a parse error its way.
     const forwarded = parsedBody === undefined ? new Request(request, { body: body.text }) : request;
-    return endpoint!.mcp.fetch(forwarded, {
-      ...(parsedBody === undefined ? {} : { parsedBody }),
-      authInfo: {
-        // The raw token never travels past authentication.
-        token: '',
-        clientId: principal.kind === 'user' ? principal.userId : 'anonymous',
-        scopes: principal.kind === 'user' ? [...principal.permissions] : [],
-        extra: extra as unknown as Record<string, unknown>,
-      },
-    });
+    const authInfo = {
+      // The raw token never travels past authentication.
+      token: '',
+      clientId: principal.kind === 'user' ? principal.userId : 'anonymous',
+      scopes: principal.kind === 'user' ? [...principal.permissions] : [],
+      extra: extra as unknown as Record<string, unknown>,
+    };
+    if (parsedBody !== undefined && (await wantsPlainJson(request, parsedBody))) {
+      const server = buildMcpServer({ registry: endpoint!.registry, services, principal, traceId, inputIssues: extra.inputIssues, executeTool: options.executeTool });
+      return serveLegacyJson(server, request, { authInfo, parsedBody });
+    }
+    return endpoint!.mcp.fetch(forwarded, { ...(parsedBody === undefined ? {} : { parsedBody }), authInfo });
   };
 }
 
