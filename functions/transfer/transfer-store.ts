@@ -10,21 +10,10 @@ export class RoundTrips {
   count = 0;
 }
 
-/** Ids of the active rules listed under one sending course towards one receiver. */
-export async function ruleIdsForCourse(store: Store, sender: string, code: string, receiver: string, trips: RoundTrips): Promise<string[]> {
-  trips.count++;
-  const key = catalogKeys.courseTransfer(sender, code, 'outgoing', receiver, '');
-  const items = await queryAll(store, {
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': key.PK, ':prefix': key.SK },
-  });
-  return items.filter((item) => item.status === 'active').map((item) => String(item.ruleId));
-}
-
 /** The pair's rules for the given codes from their course listings: a Query per code, then the rules by id. */
 export async function listedRules(store: Store, sender: string, receiver: string, codes: string[], trips: RoundTrips): Promise<TransferRule[]> {
-  const idsByCourse = await Promise.all(codes.map((code) => ruleIdsForCourse(store, sender, code, receiver, trips)));
-  return getRules(store, idsByCourse.flat(), trips);
+  const listed = await Promise.all(codes.map((code) => outgoingRuleIds(store, sender, code, trips, receiver)));
+  return getRules(store, listed.flat().map((entry) => entry.ruleId), trips);
 }
 
 /** Full active rules by id (BatchGetItem, 100 keys a request, in parallel). */
@@ -73,12 +62,12 @@ export async function pairRulesForCourse(store: Store, sender: string, receiver:
   return items.map((item) => item.rule as TransferRule);
 }
 
-/** The active rules listed under one sending course, towards every receiver. */
-export async function outgoingRuleIds(store: Store, sender: string, code: string, trips: RoundTrips): Promise<{ receiver: string; ruleId: string }[]> {
+/** The active rules listed under one sending course, towards one receiver or every receiver. */
+export async function outgoingRuleIds(store: Store, sender: string, code: string, trips: RoundTrips, receiver?: string): Promise<{ receiver: string; ruleId: string }[]> {
   trips.count++;
   const items = await queryAll(store, {
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(sender, code), ':prefix': catalogKeys.courseTransferPrefix('outgoing') },
+    ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(sender, code), ':prefix': catalogKeys.courseTransferPrefix('outgoing', receiver) },
   });
   return items
     .filter((item) => item.status === 'active')

@@ -10,9 +10,9 @@ import type { ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { challengeFor, challengeResponse, corsHeaders, resourceMetadataUrl, toolCallsIn, withHeaders } from './auth-challenges.js';
+import { challengeFor, challengeResponse, corsHeaders, resourceMetadataUrl, withHeaders } from './auth-challenges.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
-import { prototypeKeysInToolCalls, readBody, MAX_REQUEST_BODY_BYTES } from './request-body.js';
+import { prototypeKeysInToolCalls, readBody, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
 import { errorJson, handleRestCall } from './rest.js';
 
 export interface HttpAppOptions {
@@ -179,12 +179,14 @@ function parseJson(text: string): unknown {
 function bodyRefused(reason: 'too-large' | 'unreadable', rest: boolean, traceId: string): Response {
   const status = reason === 'too-large' ? 413 : 400;
   const message = reason === 'too-large' ? `The request body is over ${MAX_REQUEST_BODY_BYTES} bytes.` : 'The request body could not be read.';
-  const headers = { 'content-type': 'application/json', connection: 'close', 'x-trace-id': traceId };
-  const requestId = ulid();
-  const payload = rest
-    ? { code: 'BAD_REQUEST', message, details: { fields: [{ field: '(root)', message }] }, requestId }
-    : { jsonrpc: '2.0', id: null, error: { code: -32000, message } };
-  return new Response(JSON.stringify(payload), { status, headers: { ...headers, 'x-request-id': requestId } });
+  if (rest) {
+    const refused = errorJson(ToolError.badRequest(message, [{ field: '(root)', message }]), ulid(), traceId, { connection: 'close' });
+    return new Response(refused.body, { status, headers: refused.headers });
+  }
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }), {
+    status,
+    headers: { 'content-type': 'application/json', connection: 'close', 'x-trace-id': traceId, 'x-request-id': ulid() },
+  });
 }
 
 function json(body: unknown, status = 200): Response {

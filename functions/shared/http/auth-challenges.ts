@@ -40,16 +40,6 @@ export function challengeFor(definition: AnyToolDefinition, principal: Principal
   };
 }
 
-/** The tools/call messages of a parsed JSON-RPC body: their ids and tool names. */
-export function toolCallsIn(body: unknown): { id: string | number | null; name: string }[] {
-  return (Array.isArray(body) ? body : [body]).flatMap((message) => {
-    if (typeof message !== 'object' || message === null) return [];
-    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: { name?: unknown } };
-    if (method !== 'tools/call' || typeof params?.name !== 'string') return [];
-    return [{ id: typeof id === 'string' || typeof id === 'number' ? id : null, name: params.name }];
-  });
-}
-
 /** The JSON-RPC error answered with a challenge, so clients that read the body see why. */
 export function challengeResponse(challenge: Challenge, id: string | number | null, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32001, message: challenge.message } }), {

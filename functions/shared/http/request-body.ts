@@ -34,6 +34,16 @@ export async function readBody(request: Request, maxBytes = MAX_REQUEST_BODY_BYT
 
 type JsonRpcId = string | number;
 
+/** The tools/call messages of a parsed JSON-RPC body (one message or a batch): ids, tool names, raw arguments. */
+export function toolCallsIn(body: unknown): { id: JsonRpcId | null; name: string; arguments: unknown }[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((message) => {
+    if (typeof message !== 'object' || message === null) return [];
+    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') return [];
+    return [{ id: typeof id === 'string' || typeof id === 'number' ? id : null, name: params.name, arguments: params.arguments }];
+  });
+}
+
 /**
  * `__proto__` keys in the arguments of each tools/call of a parsed JSON-RPC body, by request id.
  * JSON.parse keeps them as data, but the protocol layer's parse drops them silently; the tool call
@@ -41,12 +51,9 @@ type JsonRpcId = string | number;
  */
 export function prototypeKeysInToolCalls(body: unknown): Map<JsonRpcId, FieldIssue[]> {
   const found = new Map<JsonRpcId, FieldIssue[]>();
-  for (const message of Array.isArray(body) ? body : [body]) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
-    if (method !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) continue;
-    const paths = prototypeKeyPaths(params?.arguments);
-    if (paths.length) found.set(id, paths.slice(0, INPUT_BOUNDS.issuesListed).map(prototypeKeyIssue));
+  for (const call of toolCallsIn(body)) {
+    const paths = prototypeKeyPaths(call.arguments);
+    if (call.id !== null && paths.length) found.set(call.id, paths.slice(0, INPUT_BOUNDS.issuesListed).map(prototypeKeyIssue));
   }
   return found;
 }

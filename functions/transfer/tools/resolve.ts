@@ -96,7 +96,11 @@ export const resolveTool = defineTool({
     const covered = new Set(
       [...resolution.exact, ...resolution.partial, ...resolution.conditional, ...resolution.noCredit, ...resolution.individualAssessment].flatMap((m) => m.usedCourses),
     );
-    const nearMisses = await nearMissesFor({ store, sender, receiver, uncovered: codes.filter((code) => !covered.has(code)),
+    const nearMisses = await nearMissesFor({
+      store,
+      sender,
+      receiver,
+      uncovered: codes.filter((code) => !covered.has(code)),
       rules,
       asOf,
       trips,
