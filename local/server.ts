@@ -6,7 +6,10 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../functions/all-tools.js';
 import { parseLocalTokens } from '../functions/shared/auth/authenticator.js';
 import { loadConfig, type AppConfig } from '../functions/shared/config.js';
-import { createHttpApp } from '../functions/shared/http/app.js';
+import { createHttpApp, type FetchHandler } from '../functions/shared/http/app.js';
+import { loadOrCreateMasterKey } from '../functions/shared/crypto/data-keys.js';
+import { authorizationServerHandler } from '../functions/oauth/authorization-server.js';
+import { keysFromSecret } from '../functions/oauth/signing-keys.js';
 import { createServices, type Services } from '../functions/shared/services.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';
@@ -42,24 +45,42 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     dynamo = await startDynamoDbLocal({ dataDir: path.join(baseConfig.dataDir, 'dynamodb') });
     endpoint = dynamo.endpoint;
   }
-  const config: AppConfig = { ...baseConfig, dynamoDbEndpoint: endpoint };
+  // Listen first: the authorization server's issuer is this server's own URL, port included.
+  let app: FetchHandler | undefined;
+  const server = createNodeServer((request) => (app ? app(request) : Promise.resolve(Response.json({ error: 'starting' }, { status: 503 }))));
   try {
-    const { token, generated } = await resolveLocalToken(config.dataDir, env.TN_LOCAL_TOKEN);
-    const services = await createServices(config, { localTokens: parseLocalTokens({ ...env, TN_LOCAL_TOKEN: token }, token), now: options.now });
-    await ensureTable(services.store.client, config.tableName);
-    if (env.TN_SAMPLE_CATALOG !== 'off') await loadSampleCatalogOnce(services.store);
-
-    const allowedHostnames = [...localhostAllowedHostnames(), ...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...extraHosts(env)];
-    const app = createHttpApp({ services, definitions: ALL_DOMAIN_TOOLS, endpointTools: ENDPOINT_TOOLS, allowedHostnames });
-    const server = createNodeServer(app);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, resolve);
     });
     const address = server.address() as AddressInfo;
     const urlHost = host.includes(':') ? `[${host}]` : host;
+    const url = `http://${urlHost === '0.0.0.0' || urlHost === '[::]' ? '127.0.0.1' : urlHost}:${address.port}`;
+    const config: AppConfig = { ...baseConfig, dynamoDbEndpoint: endpoint, oauthIssuer: baseConfig.oauthIssuer ?? url };
+    const { token, generated } = await resolveLocalToken(config.dataDir, env.TN_LOCAL_TOKEN);
+    // Derived from the local master key: tokens issued before a restart stay valid after it.
+    const oauthKeys = await keysFromSecret(await loadOrCreateMasterKey(config.dataDir));
+    const services = await createServices(config, {
+      localTokens: parseLocalTokens({ ...env, TN_LOCAL_TOKEN: token }, token),
+      oauthJwks: oauthKeys.publicJwks,
+      now: options.now,
+    });
+    await ensureTable(services.store.client, config.tableName);
+    if (env.TN_SAMPLE_CATALOG !== 'off') await loadSampleCatalogOnce(services.store);
+
+    const allowedHostnames = [...localhostAllowedHostnames(), ...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...extraHosts(env)];
+    const authorizationServer = authorizationServerHandler({
+      issuer: config.oauthIssuer!,
+      store: services.store,
+      keys: oauthKeys,
+      runtime: 'local',
+      resourceBases: [...allowedHostnames.map((name) => `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${address.port}`), ...(config.publicBaseUrl ? [config.publicBaseUrl] : [])],
+      extraRedirectUris: config.oauthRedirectUris,
+      verifyToken: signInSecretVerifier(services),
+    });
+    app = createHttpApp({ services, definitions: ALL_DOMAIN_TOOLS, endpointTools: ENDPOINT_TOOLS, allowedHostnames, authorizationServer });
     return {
-      url: `http://${urlHost === '0.0.0.0' ? '127.0.0.1' : urlHost}:${address.port}`,
+      url,
       token,
       tokenWasGenerated: generated,
       config,
@@ -73,9 +94,24 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       },
     };
   } catch (error) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
     await dynamo?.stop();
     throw error;
   }
+}
+
+/** The sign-in page accepts what this server accepts as a user's bearer token: the printed token, TN_LOCAL_TOKENS, a personal access token. */
+function signInSecretVerifier(services: Services): (secret: string) => Promise<string | undefined> {
+  return async (secret) => {
+    if (!secret.trim()) return undefined;
+    try {
+      const principal = await services.authenticator.authenticate(`Bearer ${secret.trim()}`);
+      return principal.kind === 'user' && principal.via !== 'oauth' ? principal.userId : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** Extra hostnames allowed through DNS-rebinding protection, e.g. a LAN name (TN_ALLOWED_HOSTS=a,b). */

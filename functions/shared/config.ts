@@ -17,6 +17,13 @@ export interface AppConfig {
   jwt?: { issuer: string; audience: string; jwksUrl?: string };
   /** Public base URL of the API, used in the protected-resource metadata. */
   publicBaseUrl?: string;
+  /**
+   * Our own authorization server's issuer (TN_OAUTH_ISSUER; locally the server's own URL): the protected-resource
+   * metadata names it and its access tokens are accepted. Unset: the JWT issuer (Cognito) is named instead.
+   */
+  oauthIssuer?: string;
+  /** Redirect URI patterns the authorization server allows besides the built-in connectors (TN_OAUTH_REDIRECT_URIS). */
+  oauthRedirectUris: string[];
   /** Prefix the authorization server puts on our scopes (Cognito: `<resource server>/`). */
   oauthScopePrefix: string;
   tutor: TutorConfig;
@@ -117,6 +124,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       ? { issuer: jwtIssuer, audience: env.TN_JWT_AUDIENCE ?? '', jwksUrl: env.TN_JWT_JWKS_URL || undefined }
       : undefined,
     publicBaseUrl: env.TN_PUBLIC_BASE_URL || undefined,
+    oauthIssuer: env.TN_OAUTH_ISSUER?.replace(/\/$/, '') || undefined,
+    oauthRedirectUris: (env.TN_OAUTH_REDIRECT_URIS ?? '').split(',').map((uri) => uri.trim()).filter(Boolean),
     oauthScopePrefix: env.TN_OAUTH_SCOPE_PREFIX ?? '',
     tutor: loadTutorConfig(env),
   };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { JSONWebKeySet } from 'jose';
 import type { AppConfig } from './config.js';
 import { createAuthenticator, type Authenticator, type LocalToken } from './auth/authenticator.js';
 import { KmsDataKeyProvider, LocalDataKeyProvider, loadOrCreateMasterKey, type DataKeyProvider } from './crypto/data-keys.js';
@@ -17,7 +18,10 @@ export interface Services {
   now(): Date;
 }
 
-export async function createServices(config: AppConfig, options: { localTokens?: LocalToken[]; now?: () => Date } = {}): Promise<Services> {
+export async function createServices(
+  config: AppConfig,
+  options: { localTokens?: LocalToken[]; oauthJwks?: JSONWebKeySet; now?: () => Date } = {},
+): Promise<Services> {
   const store = createStore(config);
   let dataKeys: DataKeyProvider;
   let cursorSecret: Buffer;
@@ -38,7 +42,7 @@ export async function createServices(config: AppConfig, options: { localTokens?:
     store,
     dataKeys,
     cursors: new CursorCodec(cursorSecret),
-    authenticator: createAuthenticator({ config, store, localTokens: options.localTokens, now }),
+    authenticator: createAuthenticator({ config, store, localTokens: options.localTokens, oauthJwks: options.oauthJwks, now }),
     cache: new ResultCache(),
     now,
   };

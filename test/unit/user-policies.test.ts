@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../functions/shared/tools/errors.js';
-import { checkBaseUrl, isNonPublicAddress } from '../../functions/user/base-url-policy.js';
+import { checkBaseUrl, isNonPublicAddress } from '../../functions/shared/net/outbound-url.js';
 import { checkKeyFormat } from '../../functions/user/byok-credentials.js';
 
 describe('BYOK key formats', () => {

@@ -4,7 +4,7 @@ import { byokEncryptionContext } from '../../shared/crypto/byok-context.js';
 import { openSecret } from '../../shared/crypto/envelope.js';
 import type { Services } from '../../shared/services.js';
 import { ToolError } from '../../shared/tools/errors.js';
-import { checkBaseUrl } from '../../user/base-url-policy.js';
+import { checkBaseUrl } from '../../shared/net/outbound-url.js';
 import type { StoredCredential } from '../../user/byok-credentials.js';
 import type { Preferences } from '../../user/preferences.js';
 import { DEFAULT_MODELS, type ModelTarget } from './language-model.js';

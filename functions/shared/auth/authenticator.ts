@@ -1,14 +1,19 @@
 import { timingSafeEqual } from 'node:crypto';
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { AppConfig } from '../config.js';
 import type { Store } from '../store/dynamo-client.js';
 import { ToolError } from '../tools/errors.js';
 import { findPersonalAccessToken, hashToken, PAT_PREFIX } from './personal-access-tokens.js';
+import { isResourceOf } from './resource-identifiers.js';
 import { ANONYMOUS, knownPermissions, type Principal, userPrincipal } from './principal.js';
 
 export interface Authenticator {
-  /** Anonymous when no credentials are given; throws UNAUTHORIZED for credentials that do not verify. */
-  authenticate(authorization: string | null): Promise<Principal>;
+  /**
+   * Anonymous when no credentials are given; throws UNAUTHORIZED for credentials that do not verify.
+   * `resourceBase` is the origin (and base path) the request reached: our own access tokens must be
+   * bound to one of its MCP endpoints (RFC 8707), so a token issued for another server never passes.
+   */
+  authenticate(authorization: string | null, context?: { resourceBase: string }): Promise<Principal>;
 }
 
 export interface LocalToken {
@@ -33,6 +38,8 @@ export function createAuthenticator(deps: {
   config: AppConfig;
   store: Store;
   localTokens?: LocalToken[];
+  /** Our authorization server's public keys when it runs in this process; otherwise fetched from its jwks endpoint. */
+  oauthJwks?: JSONWebKeySet;
   now?: () => Date;
 }): Authenticator {
   const now = deps.now ?? (() => new Date());
@@ -40,9 +47,11 @@ export function createAuthenticator(deps: {
   const localByHash = new Map((deps.localTokens ?? []).map((t) => [hashToken(t.token), t.userId]));
   const jwt = deps.config.jwt;
   const jwks = jwt ? createRemoteJWKSet(new URL(jwt.jwksUrl ?? `${jwt.issuer.replace(/\/$/, '')}/.well-known/jwks.json`)) : undefined;
+  const oauthIssuer = deps.config.oauthIssuer;
+  const oauthKeys: JWTVerifyGetKey | undefined = oauthIssuer ? (deps.oauthJwks ? createLocalJWKSet(deps.oauthJwks) : createRemoteJWKSet(new URL(`${oauthIssuer}/oauth/jwks`))) : undefined;
 
   return {
-    async authenticate(authorization) {
+    async authenticate(authorization, context) {
       if (!authorization) return ANONYMOUS;
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
       if (!match) throw new ToolError('UNAUTHORIZED', 'Authorization header must be "Bearer <token>".');
@@ -57,6 +66,10 @@ export function createAuthenticator(deps: {
         if (found) return userPrincipal(found.userId, 'personal-access-token', found.permissions);
         throw new ToolError('UNAUTHORIZED', 'The access token is unknown, revoked or expired.');
       }
+      if (oauthIssuer && oauthKeys && token.split('.').length === 3 && issuerOf(token) === oauthIssuer) {
+        const payload = await verifyAccessToken(token, oauthKeys, oauthIssuer, context?.resourceBase);
+        return userPrincipal(String(payload.sub), 'oauth', knownPermissions(String(payload.scope ?? '').split(' ')));
+      }
       if (jwt && jwks && token.split('.').length === 3) {
         const payload = await verifyJwt(token, jwks, jwt.issuer, jwt.audience);
         return userPrincipal(String(payload.sub), 'jwt', scopesOf(payload));
@@ -64,6 +77,27 @@ export function createAuthenticator(deps: {
       throw new ToolError('UNAUTHORIZED', 'The bearer token is not valid for this server.');
     },
   };
+}
+
+function issuerOf(token: string): string | undefined {
+  try {
+    return decodeJwt(token).iss;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An access token of ours (RFC 9068): signed by us, unexpired, and for an MCP endpoint of the server it reached. */
+async function verifyAccessToken(token: string, keys: JWTVerifyGetKey, issuer: string, resourceBase: string | undefined): Promise<JWTPayload> {
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, keys, { issuer, typ: 'at+jwt' }));
+  } catch {
+    throw new ToolError('UNAUTHORIZED', 'The access token failed verification (signature, issuer or expiry).');
+  }
+  const audiences = [payload.aud].flat().filter((a): a is string => typeof a === 'string');
+  if (!payload.sub || resourceBase === undefined || !audiences.some((aud) => isResourceOf(aud, resourceBase))) throw new ToolError('UNAUTHORIZED', 'The access token was issued for another resource.');
+  return payload;
 }
 
 async function verifyJwt(token: string, jwks: ReturnType<typeof createRemoteJWKSet>, issuer: string, audience: string): Promise<JWTPayload> {

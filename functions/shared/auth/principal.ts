@@ -9,7 +9,10 @@ export const USER_PERMISSIONS = [
   'session:write',
 ] as const;
 
-export type AuthMethod = 'local-token' | 'jwt' | 'personal-access-token';
+export type UserPermission = (typeof USER_PERMISSIONS)[number];
+
+export const AUTH_METHODS = ['local-token', 'jwt', 'oauth', 'personal-access-token'] as const;
+export type AuthMethod = (typeof AUTH_METHODS)[number];
 
 export type Principal =
   | { kind: 'anonymous' }

@@ -25,7 +25,17 @@ export interface HttpAppOptions {
   allowedHostnames?: string[];
   /** How calls run; in-process unless the deployment forwards them (the AWS /mcp router). */
   executeTool?: ToolExecutor;
+  /** The authorization server (`/oauth/*` and its metadata) when this deployment serves it. */
+  authorizationServer?: FetchHandler;
 }
+
+/** Paths the authorization server answers: its endpoints and pages, and its metadata (RFC 8414, OpenID discovery). */
+const isAuthorizationServerPath = (path: string) =>
+  path.startsWith('/oauth/') || path === '/.well-known/oauth-authorization-server' || path === '/.well-known/openid-configuration';
+
+/** Called from other origins by design (browser-based clients), protected by PKCE rather than by Origin. */
+const isCrossOriginByDesign = (path: string) =>
+  path.startsWith('/.well-known/') || ['/oauth/jwks', '/oauth/token', '/oauth/register', '/oauth/revoke'].includes(path);
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -77,12 +87,18 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     const traceId = resolveTraceId(request.headers);
 
     if (options.allowedHostnames) {
-      // Public metadata is for any origin (browser-based clients discover us); everything else only for ours.
-      const publicMetadata = path.startsWith('/.well-known/oauth-protected-resource');
+      // Metadata and the token endpoints are for any origin (browser-based clients); everything else only for ours.
       const rejected =
         hostHeaderValidationResponse(request, options.allowedHostnames) ??
-        (publicMetadata ? undefined : originValidationResponse(request, options.allowedHostnames));
+        (isCrossOriginByDesign(path) ? undefined : originValidationResponse(request, options.allowedHostnames));
       if (rejected) return rejected;
+    }
+    if (isAuthorizationServerPath(path)) {
+      if (!options.authorizationServer) return json({ error: 'not found', path }, 404);
+      // Token, registration, revocation, keys and metadata carry no cookies: any origin may call them.
+      if (!isCrossOriginByDesign(path)) return options.authorizationServer(request);
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(null, true) });
+      return withHeaders(await options.authorizationServer(request), corsHeaders(null, true));
     }
 
     if (path === '/healthz') {
@@ -117,7 +133,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     const { request, mcpMatch, restMatch, traceId, metadataUrl } = args;
     let principal: Principal;
     try {
-      principal = await services.authenticator.authenticate(request.headers.get('authorization'));
+      principal = await services.authenticator.authenticate(request.headers.get('authorization'), { resourceBase: baseUrl(request, services) });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       return errorJson(error, ulid(), traceId, { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` });
@@ -206,7 +222,7 @@ function protectedResourceMetadata(request: Request, services: Services, resourc
   const base = baseUrl(request, services);
   return {
     resource: `${base}${resourcePath || '/mcp'}`,
-    authorization_servers: services.config.jwt ? [services.config.jwt.issuer] : [],
+    authorization_servers: [services.config.oauthIssuer ?? services.config.jwt?.issuer].filter((issuer) => issuer !== undefined),
     bearer_methods_supported: ['header'],
     scopes_supported: USER_PERMISSIONS.map((permission) => `${services.config.oauthScopePrefix}${permission}`),
     resource_name: 'Tutor Nexus',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
-import { userPrincipal } from '../auth/principal.js';
+import { AUTH_METHODS, userPrincipal } from '../auth/principal.js';
 import type { Invocation } from '../tools/invoke-tool.js';
 import type { ProgressUpdate } from '../tools/tool-context.js';
 
@@ -22,7 +22,7 @@ export const ToolInvokeEventSchema = z.object({
       kind: z.literal('user'),
       userId: z.string(),
       permissions: z.array(z.string()),
-      via: z.enum(['local-token', 'jwt', 'personal-access-token']),
+      via: z.enum(AUTH_METHODS),
     }),
   ]),
 });

@@ -267,4 +267,28 @@ export const ACCESS_PATTERNS: AccessPattern[] = [
     keyCondition: 'GSI1PK = USER#<userId>#SESSIONS, ScanIndexForward false, Limit 10',
     notes: 'GSI1SK = lastActivityAt, moved by every append; the first active, unexpired session is the current one.',
   },
+  {
+    name: 'An authorization-server artifact by id (client, grant, code, refresh token, session, interaction)',
+    usedBy: ['/oauth/* (authorization, token, registration, revocation, sign-in and consent)'],
+    operation: 'GetItem',
+    index: 'table',
+    keyCondition: 'PK = OAUTH#<model>#<sha256(id)>, SK = OAUTH',
+    notes: 'Written with PutItem (upsert), marked consumed with UpdateItem, removed with DeleteItem; ttl = expiry, and reads ignore an expired item TTL has not reclaimed yet.',
+  },
+  {
+    name: 'A browser session by the uid in its cookie',
+    usedBy: ['/oauth/authorize', '/oauth/interaction/*'],
+    operation: 'GetItem',
+    index: 'table',
+    keyCondition: 'PK = OAUTH-SESSION-UID#<sha256(uid)>, SK = OAUTH',
+    notes: 'Points at the session artifact; written beside it.',
+  },
+  {
+    name: 'Everything one grant issued (revocation)',
+    usedBy: ['/oauth/revoke', '/oauth/token (refresh token reuse revokes the chain)'],
+    operation: 'Query',
+    index: 'GSI1',
+    keyCondition: 'GSI1PK = OAUTH-GRANT#<sha256(grantId)>',
+    notes: 'Codes, refresh tokens and opaque access tokens carry the grant; each is then deleted (BatchWriteItem).',
+  },
 ];

@@ -23,6 +23,8 @@ export const ENTITY = {
   sessionRequest: 'SessionRequest',
   pendingDraft: 'PendingDraft',
   deviceCursor: 'DeviceCursor',
+  oauthArtifact: 'OAuthArtifact',
+  oauthSessionUid: 'OAuthSessionUid',
 } as const;
 
 export const userPk = (userId: string) => `USER#${userId}`;
@@ -109,3 +111,16 @@ export const sessionKeys = {
 
 /** Quota owner of anonymous sessions: one pool the operator pays for (no user id can contain "~"). */
 export const ANONYMOUS_QUOTA_OWNER = '~anonymous';
+
+/**
+ * Authorization-server state (oidc-provider models: clients, grants, codes, refresh tokens, sessions,
+ * interactions). Ids are hashed into keys: a token's id is the token, and a leaked table must not
+ * yield usable tokens. GSI1 groups what one grant issued, so revoking a grant revokes them all.
+ */
+export const oauthKeys = {
+  artifact: (model: string, idHash: string) => ({ PK: `OAUTH#${model}#${idHash}`, SK: 'OAUTH' }),
+  byGrant: (grantIdHash: string, model: string, idHash: string) => ({ GSI1PK: oauthKeys.grantIndex(grantIdHash), GSI1SK: `${model}#${idHash}` }),
+  grantIndex: (grantIdHash: string) => `OAUTH-GRANT#${grantIdHash}`,
+  /** A browser session is found by the uid in its cookie as well as by its id. */
+  sessionUid: (uidHash: string) => ({ PK: `OAUTH-SESSION-UID#${uidHash}`, SK: 'OAUTH' }),
+};

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { requireUserId } from '../../shared/tools/tool-context.js';
-import { checkBaseUrl } from '../base-url-policy.js';
+import { checkBaseUrl } from '../../shared/net/outbound-url.js';
 import { addCredential, checkKeyFormat, CredentialSummarySchema, ProviderSchema } from '../byok-credentials.js';
 import { getSubscription, planLimits } from '../plans.js';
 

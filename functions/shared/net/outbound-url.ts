@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { ToolError } from '../shared/tools/errors.js';
+import { ToolError } from '../tools/errors.js';
 
 /** Loopback, private, link-local, CGNAT, unique-local and unspecified ranges: never reachable from AWS safely. */
 export function isNonPublicAddress(address: string): boolean {
@@ -26,7 +26,8 @@ const badUrl = (message: string) =>
   ToolError.badRequest(message, [{ field: 'baseUrl', message }]);
 
 /**
- * An OpenAI-compatible base URL is fetched by our servers, so in AWS it must be https on a public
+ * The rule for every URL our servers fetch on a caller's say-so (BYOK base URLs, OAuth client
+ * metadata documents). An OpenAI-compatible base URL is fetched by our servers, so in AWS it must be https on a public
  * address (no SSRF into the VPC or metadata service). Locally a developer's own model server on
  * loopback or the LAN is the point, so anything http(s) goes.
  */
@@ -58,4 +59,12 @@ async function resolveAll(host: string, resolve: typeof lookup): Promise<string[
   } catch {
     throw ToolError.unprocessable('baseUrl host does not resolve', `could not resolve ${host}`);
   }
+}
+
+/** The same rule as a yes/no, for callers that refuse in their own words (OAuth's invalid_client). */
+export function isFetchableUrl(raw: string, runtime: 'local' | 'aws', resolve = lookup): Promise<boolean> {
+  return checkBaseUrl(raw, runtime, resolve).then(
+    () => true,
+    () => false,
+  );
 }

@@ -1,0 +1,125 @@
+import Provider, { errors, type Configuration } from 'oidc-provider';
+import { USER_PERMISSIONS } from '../shared/auth/principal.js';
+import { isResourceOf } from '../shared/auth/resource-identifiers.js';
+import { isFetchableUrl } from '../shared/net/outbound-url.js';
+import { logger } from '../shared/observability.js';
+import type { Store } from '../shared/store/dynamo-client.js';
+import { OAuthStore } from './oauth-store.js';
+import { redirectUrisAllowed } from './redirect-policy.js';
+import type { AuthorizationServerKeys } from './signing-keys.js';
+import { errorPage, PAGE_HEADERS } from './pages.js';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+export interface AuthorizationServerOptions {
+  /** The `iss` of every token: the public base URL (with the API stage path in AWS). */
+  issuer: string;
+  store: Store;
+  keys: AuthorizationServerKeys;
+  runtime: 'local' | 'aws';
+  /** Origins (and base paths) our MCP endpoints are reached at: a `resource` must be one of their endpoints. */
+  resourceBases: string[];
+  /** Redirect URI patterns allowed besides the built-in connector list (`*` matches within a segment). */
+  extraRedirectUris?: string[];
+}
+
+/** The authorization server's routes, under one prefix so the HTTP layer can tell them apart. */
+export const OAUTH_ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  userinfo: '/oauth/userinfo',
+  introspection: '/oauth/introspect',
+  end_session: '/oauth/logout',
+  pushed_authorization_request: '/oauth/par',
+  code_verification: '/oauth/device',
+  device_authorization: '/oauth/device/auth',
+  backchannel_authentication: '/oauth/backchannel',
+  challenge: '/oauth/challenge',
+  credential: '/oauth/credential',
+} as const;
+
+
+/**
+ * oidc-provider configured for MCP connectors: authorization code with PKCE S256 only, audience-bound
+ * JWT access tokens for our MCP endpoints (resource indicators), rotating refresh tokens, dynamic
+ * client registration and client ID metadata documents, revocation. Sign-in and consent are our
+ * interaction pages (interactions.ts).
+ */
+export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
+  const { issuer, keys } = options;
+  const basePath = new URL(issuer).pathname.replace(/\/$/, '');
+  const defaultResource = `${issuer}/mcp`;
+  const resourceServer = (audience: string) => ({
+    scope: USER_PERMISSIONS.join(' '),
+    audience,
+    accessTokenFormat: 'jwt' as const,
+    accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+    jwt: { sign: { alg: 'EdDSA' } },
+  });
+
+  const configuration: Configuration = {
+    adapter: OAuthStore.factory(options.store),
+    jwks: { keys: [keys.signing as never] },
+    cookies: { keys: keys.cookieKeys },
+    routes: OAUTH_ROUTES,
+    // Listed here too so that clients may name them in their registered `scope` (the SDK does).
+    scopes: ['openid', 'offline_access', ...USER_PERMISSIONS],
+    claims: { openid: ['sub'] },
+    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    interactions: { url: async (_ctx, interaction) => `${basePath}/oauth/interaction/${interaction.uid}` },
+    pkce: { required: () => true },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'EdDSA',
+    },
+    enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      revocation: { enabled: true },
+      rpInitiatedLogout: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async (_ctx, _client, oneOf) => (oneOf?.length ? oneOf[0]! : defaultResource),
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, resource) => {
+          if (!options.resourceBases.some((base) => isResourceOf(resource, base))) throw new errors.InvalidTarget(`${resource} is not an endpoint of this server`);
+          return resourceServer(resource);
+        },
+      },
+      clientIdMetadataDocument: {
+        enabled: true,
+        allowFetch: async (_ctx, clientId) => isFetchableUrl(clientId, options.runtime),
+        allowClient: async (_ctx, client) => redirectUrisAllowed([...(client.redirectUris ?? [])], options.extraRedirectUris),
+      },
+    } as Configuration['features'],
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
+      Grant: REFRESH_TOKEN_TTL_SECONDS,
+      Session: 14 * 24 * 60 * 60,
+      Interaction: 60 * 60,
+      IdToken: 60 * 60,
+    },
+    renderError: async (ctx, out) => {
+      ctx.set(PAGE_HEADERS);
+      ctx.type = 'html';
+      ctx.body = errorPage(String(out.error ?? 'error'), String(out.error_description ?? ''));
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  // Behind API Gateway (and the local bridge): the protocol comes from X-Forwarded-Proto, set by the bridge.
+  provider.proxy = true;
+  // Unexpected failures are logged with what broke; the browser sees only the error page.
+  provider.on('server_error', (_ctx, error) => logger.error('authorization server error', { error: error.message, stack: error.stack }));
+  return provider;
+}

@@ -1,0 +1,143 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium.js';
+import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
+
+/**
+ * A connector signing in the way Claude Code or the Inspector does: the official v1 SDK client's own
+ * OAuth code (authProvider on the Streamable HTTP transport) against the local server, with the sign-in
+ * and consent pages answered in Chromium.
+ */
+let server: TestServer;
+let browser: Browser;
+let callbackServer: Server;
+let redirectUrl: string;
+const codes: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchChromium();
+  callbackServer = createServer((req, res) => {
+    const code = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('code');
+    if (code) codes.push(code);
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Signed in</title><p>You can close this window.</p>');
+  });
+  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
+  redirectUrl = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+});
+afterAll(async () => {
+  await browser?.close();
+  callbackServer?.close();
+  await server?.close();
+});
+
+/** Keeps what the SDK hands it, and signs in through the real pages when the SDK sends the user to authorize. */
+class BrowserSignIn implements OAuthClientProvider {
+  client?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = '';
+  authorizations = 0;
+  constructor(private readonly secret: string) {}
+  get redirectUrl() {
+    return redirectUrl;
+  }
+  get clientMetadata() {
+    return { client_name: 'SDK Connector', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.client = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  async redirectToAuthorization(url: URL) {
+    this.authorizations++;
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('resource')).toBe(`${server.url}/mcp`);
+    const page = await browser.newPage();
+    try {
+      await page.goto(url.href);
+      await expect(page.title()).resolves.toContain('Tutor Nexus');
+      await page.getByLabel('Access token').fill(this.secret);
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Allow' }).waitFor();
+      expect(await page.content()).toContain('SDK Connector');
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await page.waitForURL((target) => target.href.startsWith(redirectUrl));
+    } finally {
+      await page.close();
+    }
+  }
+}
+
+async function signedInClient(provider: BrowserSignIn) {
+  const connect = async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider });
+    const client = new Client({ name: 'connector-test', version: '1.0.0' });
+    await client.connect(transport);
+    return { client, transport };
+  };
+  const first = await connect();
+  // Public tools work before signing in; a user tool answers 401, which starts OAuth in the SDK.
+  expect((await first.client.callTool({ name: 'tn_course_institutions', arguments: {} })).isError).toBeFalsy();
+  await expect(first.client.callTool({ name: 'tn_user_preferences_get', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
+  expect(codes.length).toBeGreaterThan(0);
+  await first.transport.finishAuth(codes.at(-1)!);
+  await first.client.close();
+  return connect();
+}
+
+describe('signing in through the SDK client and a real browser', () => {
+  it('discovers, registers, authorizes with PKCE and resource, and then acts as the signed-in user', async () => {
+    await server.rest('tn_user_preferences_set', { theme: 'dark' });
+    const provider = new BrowserSignIn(TEST_TOKEN);
+    const { client } = await signedInClient(provider);
+    expect(provider.client?.client_id).toBeTruthy();
+    expect(provider.saved?.refresh_token).toBeTruthy();
+    const preferences = await client.callTool({ name: 'tn_user_preferences_get', arguments: {} });
+    expect(preferences.isError).toBeFalsy();
+    expect((preferences.structuredContent as { theme: string }).theme).toBe('dark');
+    await client.close();
+  });
+
+  it('refreshes an expired access token with the refresh token, without the browser', async () => {
+    const provider = new BrowserSignIn(TEST_TOKEN);
+    const { client } = await signedInClient(provider);
+    const before = provider.authorizations;
+    const [header, payload] = provider.saved!.access_token.split('.');
+    // What an expired token looks like to the server: one that no longer verifies.
+    provider.saved = { ...provider.saved!, access_token: `${header}.${payload}.invalid-signature` };
+    const again = await client.callTool({ name: 'tn_user_preferences_get', arguments: {} });
+    expect(again.isError).toBeFalsy();
+    expect(provider.authorizations).toBe(before);
+    expect(provider.saved.access_token.endsWith('invalid-signature')).toBe(false);
+    await client.close();
+  });
+
+  it('gives each user their own data', async () => {
+    await server.rest('tn_user_preferences_set', { theme: 'dark' });
+    const provider = new BrowserSignIn(SECOND_TOKEN);
+    const { client } = await signedInClient(provider);
+    const preferences = await client.callTool({ name: 'tn_user_preferences_get', arguments: {} });
+    expect((preferences.structuredContent as { theme: string }).theme).toBe('system');
+    await client.close();
+  });
+});
