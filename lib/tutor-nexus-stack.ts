@@ -10,7 +10,7 @@ import { SAMPLE_CATALOG } from '../functions/ingest/sources.js';
 import { McpApi } from './constructs/mcp-api.js';
 import { ScheduledIngestion } from './constructs/scheduled-ingestion.js';
 import { SessionFunction } from './constructs/session-function.js';
-import { RESOURCE_SERVER_ID, TutorNexusAuth } from './constructs/tutor-nexus-auth.js';
+import { TutorNexusAuth } from './constructs/tutor-nexus-auth.js';
 import { TutorNexusTable } from './constructs/tutor-nexus-table.js';
 
 export interface TutorNexusStackProps extends StackProps {
@@ -32,7 +32,14 @@ export class TutorNexusStack extends Stack {
   readonly table: Table;
   readonly auth: TutorNexusAuth;
   readonly byokKey: Key;
-  readonly functions: { router: DomainFunction; user: DomainFunction; course: DomainFunction; transfer: DomainFunction; session: SessionFunction };
+  readonly functions: {
+    router: DomainFunction;
+    user: DomainFunction;
+    course: DomainFunction;
+    transfer: DomainFunction;
+    session: SessionFunction;
+    oauth: DomainFunction;
+  };
   readonly ingestion: ScheduledIngestion;
   readonly mcp: McpApi;
   readonly alarms: ApiAlarms;
@@ -55,15 +62,12 @@ export class TutorNexusStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    const cursorSecret = new Secret(this, 'CursorSecret', {
+    const cursorSecret = generatedSecret(this, 'CursorSecret', {
       description: 'Signs opaque pagination cursors',
-      generateSecretString: { excludePunctuation: true, passwordLength: 48 },
-    });
-    Validations.of(cursorSecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'Not rotated automatically: rotating invalidates every outstanding pagination cursor. Cursors are short-lived, ' +
-        'so rotate by changing the secret and redeploying, which picks up the new value.',
+      length: 48,
+      whyNotRotated:
+        'rotating invalidates every outstanding pagination cursor. Cursors are short-lived, so rotate by changing ' +
+        'the secret and redeploying, which picks up the new value.',
     });
 
     const shared: SharedFunctionSettings = {
@@ -135,7 +139,27 @@ export class TutorNexusStack extends Stack {
         reason: 'grantInvoke also covers versions and aliases of that one domain function (ARN:*); no other function.',
       });
     }
-    this.functions = { router, user, course, transfer, session };
+    // Signs access tokens and cookies; only the authorization server function is given it.
+    const oauthSecret = generatedSecret(this, 'OAuthSigningSecret', {
+      description: 'Seed of the authorization server signing key (Ed25519) and cookie keys',
+      length: 64,
+      whyNotRotated:
+        'rotating ends every signed-in connector session at once (access tokens stop verifying, refresh tokens ' +
+        'stay valid). Rotate deliberately by changing the secret and redeploying.',
+    });
+    const oauth = new DomainFunction(this, 'OAuthFunction', {
+      shared,
+      entry: 'functions/oauth/handler.ts',
+      description: 'Tutor Nexus authorization server: OAuth 2.1 for MCP connectors, sign-in through Cognito',
+      tableAccess: 'readWrite',
+      environment: {
+        TN_OAUTH_SECRET: oauthSecret.secretValue.unsafeUnwrap(),
+        // Sign-in is delegated to the Cognito hosted UI; the user id stays the Cognito subject.
+        TN_OAUTH_UPSTREAM_ISSUER: this.auth.issuer,
+        TN_OAUTH_UPSTREAM_CLIENT_ID: this.auth.client.userPoolClientId,
+      },
+    });
+    this.functions = { router, user, course, transfer, session, oauth };
 
     this.mcp = new McpApi(this, 'Mcp', {
       router: { fn: router.fn, timeout: routerTimeout },
@@ -146,17 +170,19 @@ export class TutorNexusStack extends Stack {
         // Tutor answers stream for as long as the function may run.
         session: { fn: session.fn, timeout: session.timeout },
       },
+      authorizationServer: { fn: oauth.fn },
     });
-    for (const fn of [router, user, course, transfer, session]) {
+    for (const fn of [router, user, course, transfer, session, oauth]) {
       // Links in protected-resource metadata and OpenAPI must include the stage path.
       fn.fn.addEnvironment('TN_PUBLIC_BASE_URL', this.mcp.baseUrl);
-      // Cognito issues resource-server scopes as `<identifier>/<scope>`; clients must ask for those.
-      fn.fn.addEnvironment('TN_OAUTH_SCOPE_PREFIX', `${RESOURCE_SERVER_ID}/`);
+      // Our authorization server issues the tokens connectors use; the resource functions verify them with its keys.
+      fn.fn.addEnvironment('TN_OAUTH_ISSUER', this.mcp.baseUrl);
     }
+    this.auth.allowCallback(`${this.mcp.baseUrl}/oauth/callback`);
 
     this.alarms = new ApiAlarms(this, 'Alarms', {
       api: this.mcp.api,
-      functions: { router: router.fn, user: user.fn, course: course.fn, transfer: transfer.fn, session: session.fn },
+      functions: { router: router.fn, user: user.fn, course: course.fn, transfer: transfer.fn, session: session.fn, oauth: oauth.fn },
       alarmEmail: context('alarmEmail') as string | undefined,
     });
 
@@ -167,7 +193,8 @@ export class TutorNexusStack extends Stack {
       alarmAction: new SnsAction(this.alarms.topic),
     });
 
-    new CfnOutput(this, 'McpUrl', { value: `${this.mcp.api.url}mcp`, description: 'MCP endpoint (all tools)' });
+    new CfnOutput(this, 'McpUrl', { value: `${this.mcp.api.url}mcp`, description: 'MCP endpoint (all tools): the URL to give a connector' });
+    new CfnOutput(this, 'OAuthIssuer', { value: this.mcp.baseUrl, description: 'Authorization server issuer (metadata at <issuer>/.well-known/openid-configuration)' });
     new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId, description: 'Public MCP client (PKCE)' });
     new CfnOutput(this, 'CognitoDomain', { value: this.auth.domain.baseUrl(), description: 'Hosted sign-in / OAuth endpoints' });
@@ -180,6 +207,16 @@ function sampleSources(): Record<string, string[]> {
   const sources: Record<string, string[]> = {};
   for (const { source, file } of SAMPLE_CATALOG) (sources[source] ??= []).push(`data/sample/${file}`);
   return sources;
+}
+
+/** A random secret CloudFormation generates, deliberately not rotated on a schedule (the reason is recorded). */
+function generatedSecret(scope: Construct, id: string, args: { description: string; length: number; whyNotRotated: string }): Secret {
+  const secret = new Secret(scope, id, {
+    description: args.description,
+    generateSecretString: { excludePunctuation: true, passwordLength: args.length },
+  });
+  Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: `Not rotated automatically: ${args.whyNotRotated}` });
+  return secret;
 }
 
 /** A context string where `none` (or an empty value) turns the feature off: `-c tutorModelId=none`. */

@@ -10,6 +10,7 @@ import { createHttpApp, type FetchHandler } from '../functions/shared/http/app.j
 import { loadOrCreateMasterKey } from '../functions/shared/crypto/data-keys.js';
 import { authorizationServerHandler } from '../functions/oauth/authorization-server.js';
 import { keysFromSecret } from '../functions/oauth/signing-keys.js';
+import { signInMethodFor } from '../functions/oauth/sign-in-method.js';
 import { createServices, type Services } from '../functions/shared/services.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';
@@ -68,7 +69,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     await ensureTable(services.store.client, config.tableName);
     if (env.TN_SAMPLE_CATALOG !== 'off') await loadSampleCatalogOnce(services.store);
 
-    const allowedHostnames = [...localhostAllowedHostnames(), ...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...extraHosts(env)];
+    const allowedHostnames = [...localhostAllowedHostnames(), ...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...config.allowedHosts];
     const authorizationServer = authorizationServerHandler({
       issuer: config.oauthIssuer!,
       store: services.store,
@@ -76,7 +77,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       runtime: 'local',
       resourceBases: [...allowedHostnames.map((name) => `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${address.port}`), ...(config.publicBaseUrl ? [config.publicBaseUrl] : [])],
       extraRedirectUris: config.oauthRedirectUris,
-      verifyToken: signInSecretVerifier(services),
+      signIn: signInMethodFor(config, services.authenticator),
     });
     app = createHttpApp({ services, definitions: ALL_DOMAIN_TOOLS, endpointTools: ENDPOINT_TOOLS, allowedHostnames, authorizationServer });
     return {
@@ -101,23 +102,6 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   }
 }
 
-/** The sign-in page accepts what this server accepts as a user's bearer token: the printed token, TN_LOCAL_TOKENS, a personal access token. */
-function signInSecretVerifier(services: Services): (secret: string) => Promise<string | undefined> {
-  return async (secret) => {
-    if (!secret.trim()) return undefined;
-    try {
-      const principal = await services.authenticator.authenticate(`Bearer ${secret.trim()}`);
-      return principal.kind === 'user' && principal.via !== 'oauth' ? principal.userId : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-}
-
-/** Extra hostnames allowed through DNS-rebinding protection, e.g. a LAN name (TN_ALLOWED_HOSTS=a,b). */
-function extraHosts(env: Record<string, string | undefined>): string[] {
-  return (env.TN_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean);
-}
 
 /** An unset TN_LOCAL_TOKEN is generated once and kept in TN_DATA_DIR so client configs survive restarts. */
 async function resolveLocalToken(dataDir: string, configured: string | undefined): Promise<{ token: string; generated: boolean }> {

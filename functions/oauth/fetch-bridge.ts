@@ -4,7 +4,10 @@ import type Provider from 'oidc-provider';
 import { USER_PERMISSIONS } from '../shared/auth/principal.js';
 import { redirectUrisAllowed } from './redirect-policy.js';
 
-const REGISTRATION_LIMIT_BYTES = 64 * 1024;
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+const oauthError = (status: number, error: string, description: string) =>
+  Response.json({ error, error_description: description }, { status, headers: { 'cache-control': 'no-store' } });
 
 /**
  * oidc-provider (a Koa app on node's req/res) behind the web-standard handler every deployment uses:
@@ -23,18 +26,20 @@ export function fetchHandlerFor(provider: Provider, args: { issuer: string; extr
     // A connector that names no scope asks for what a signed-in user may do; the consent page lists it.
     if (path === '/oauth/authorize' && incoming.method === 'GET' && !url.searchParams.has('scope')) url.searchParams.set('scope', USER_PERMISSIONS.join(' '));
 
-    let request = incoming;
-    if (path === '/oauth/register' && incoming.method === 'POST') {
-      const body = await incoming.text();
-      const refusal = body.length > REGISTRATION_LIMIT_BYTES ? 'registration too large' : redirectRefusal(body, args.extraRedirectUris);
-      if (refusal) return Response.json({ error: 'invalid_redirect_uri', error_description: refusal }, { status: 400, headers: { 'cache-control': 'no-store' } });
-      request = new Request(incoming, { body });
-    }
-
-    const headers = new Headers(request.headers);
+    const headers = new Headers(incoming.headers);
     headers.set('host', url.host);
     headers.set('x-forwarded-proto', url.protocol.replace(':', ''));
-    const { req, res } = toReqRes(new Request(url, { method: request.method, headers, body: request.body, duplex: 'half' } as RequestInit));
+    let body: string | undefined;
+    if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+      // Read whole (OAuth bodies are small): Koa recognises a body only by its Content-Length, which an API Gateway event lacks.
+      body = await incoming.text();
+      if (Buffer.byteLength(body) > BODY_LIMIT_BYTES) return oauthError(413, 'invalid_request', 'request body too large');
+      headers.set('content-length', String(Buffer.byteLength(body)));
+      headers.delete('transfer-encoding');
+      const refusal = path === '/oauth/register' ? redirectRefusal(body, args.extraRedirectUris) : undefined;
+      if (refusal) return oauthError(400, 'invalid_redirect_uri', refusal);
+    }
+    const { req, res } = toReqRes(new Request(url, { method: incoming.method, headers, body }));
     req.url = `${path}${url.search}`;
     // Koa reads the protocol and client address from the socket, which a bridged request has none of.
     Object.defineProperty(req, 'socket', { value: { encrypted: url.protocol === 'https:', remoteAddress: undefined }, configurable: true });

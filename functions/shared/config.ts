@@ -22,8 +22,12 @@ export interface AppConfig {
    * metadata names it and its access tokens are accepted. Unset: the JWT issuer (Cognito) is named instead.
    */
   oauthIssuer?: string;
+  /** Extra hostnames a browser's Origin (and locally the Host) may name (TN_ALLOWED_HOSTS). */
+  allowedHosts: string[];
   /** Redirect URI patterns the authorization server allows besides the built-in connectors (TN_OAUTH_REDIRECT_URIS). */
   oauthRedirectUris: string[];
+  /** The identity provider sign-in is delegated to (TN_OAUTH_UPSTREAM_*; in AWS the Cognito user pool); unset: the token form. */
+  oauthUpstream?: { issuer: string; clientId: string; clientSecret?: string };
   /** Prefix the authorization server puts on our scopes (Cognito: `<resource server>/`). */
   oauthScopePrefix: string;
   tutor: TutorConfig;
@@ -125,8 +129,26 @@ export function loadConfig(env: Env = process.env): AppConfig {
       : undefined,
     publicBaseUrl: env.TN_PUBLIC_BASE_URL || undefined,
     oauthIssuer: env.TN_OAUTH_ISSUER?.replace(/\/$/, '') || undefined,
-    oauthRedirectUris: (env.TN_OAUTH_REDIRECT_URIS ?? '').split(',').map((uri) => uri.trim()).filter(Boolean),
+    oauthUpstream: env.TN_OAUTH_UPSTREAM_ISSUER
+      ? {
+          issuer: env.TN_OAUTH_UPSTREAM_ISSUER,
+          clientId: required(env, 'TN_OAUTH_UPSTREAM_CLIENT_ID', 'TN_OAUTH_UPSTREAM_ISSUER'),
+          clientSecret: env.TN_OAUTH_UPSTREAM_CLIENT_SECRET || undefined,
+        }
+      : undefined,
+    allowedHosts: list(env.TN_ALLOWED_HOSTS),
+    oauthRedirectUris: list(env.TN_OAUTH_REDIRECT_URIS),
     oauthScopePrefix: env.TN_OAUTH_SCOPE_PREFIX ?? '',
     tutor: loadTutorConfig(env),
   };
+}
+
+function required(env: Env, name: string, because: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`${name} is required when ${because} is set`);
+  return value;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 }

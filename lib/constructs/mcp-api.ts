@@ -28,6 +28,8 @@ export interface McpApiProps {
   router: ApiTarget;
   /** One static resource per domain: `/mcp/user` reaches only the user function. */
   domains: Record<string, ApiTarget>;
+  /** `/oauth/*` and the authorization-server metadata (RFC 8414, OpenID discovery). */
+  authorizationServer?: ApiTarget;
   /** @default 'prod' */
   stageName?: string;
   /** Stage-wide steady-state requests per second. @default 50 */
@@ -108,9 +110,18 @@ export class McpApi extends Construct {
       .addMethod('POST', router, options({ requestParameters: { 'method.request.path.toolName': true } }));
     get(root.addResource('openapi.json'));
     get(root.addResource('healthz'));
-    const protectedResource = root.addResource('.well-known').addResource('oauth-protected-resource');
+    const wellKnown = root.addResource('.well-known');
+    const protectedResource = wellKnown.addResource('oauth-protected-resource');
     get(protectedResource);
     get(protectedResource.addResource('{proxy+}'));
+    if (props.authorizationServer) {
+      const authorizationServer = integrate(props.authorizationServer);
+      for (const metadata of ['oauth-authorization-server', 'openid-configuration']) {
+        wellKnown.addResource(metadata).addMethod('GET', authorizationServer, options());
+      }
+      // GET and POST for the endpoints and pages, OPTIONS for browser-based clients' preflights.
+      root.addResource('oauth').addResource('{proxy+}').addMethod('ANY', authorizationServer, options());
+    }
 
     this.acknowledgeFindings();
   }

@@ -6,6 +6,7 @@ import {
   OAuthScope,
   ResourceServerScope,
   StandardThreatProtectionMode,
+  CfnUserPoolClient,
   UserPool,
   type UserPoolClient,
   UserPoolClientIdentityProvider,
@@ -39,6 +40,7 @@ export class TutorNexusAuth extends Construct {
   readonly domain: UserPoolDomain;
   /** The `iss` of the pool's tokens. */
   readonly issuer: string;
+  private readonly callbackUrls: string[];
 
   constructor(scope: Construct, id: string, props: TutorNexusAuthProps) {
     super(scope, id);
@@ -98,9 +100,23 @@ export class TutorNexusAuth extends Construct {
       refreshTokenValidity: Duration.days(30),
     });
 
+    this.callbackUrls = [MCP_INSPECTOR_CALLBACK, ...(props.callbackUrls ?? [])];
     this.domain = this.userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: props.domainPrefix } });
 
     const validations = Validations.of(this.userPool);
+    this.acknowledge(validations, plus);
+  }
+
+  /**
+   * Adds a redirect URI after construction: the authorization server's callback names the API, which
+   * is built after the pool its functions depend on.
+   */
+  allowCallback(url: string): void {
+    this.callbackUrls.push(url);
+    (this.client.node.defaultChild as CfnUserPoolClient).callbackUrLs = this.callbackUrls;
+  }
+
+  private acknowledge(validations: ReturnType<typeof Validations.of>, plus: boolean): void {
     validations.acknowledge({
       id: 'AwsSolutions-COG2',
       reason:

@@ -75,7 +75,7 @@ describe('TutorNexus stack', () => {
   });
 
   it('runs every function on nodejs22.x, arm64, active tracing, with a retained-for-a-while log group', () => {
-    expect(Object.keys(stack.functions).sort()).toEqual(['course', 'router', 'session', 'transfer', 'user']);
+    expect(Object.keys(stack.functions).sort()).toEqual(['course', 'oauth', 'router', 'session', 'transfer', 'user']);
     const functions = resources('AWS::Lambda::Function');
     const expected = [...Object.values(stack.functions), ...Object.values(stack.ingestion.functions)].map((f) => logicalId(f.fn));
     expect(functions.map(([id]) => id).sort()).toEqual(expected.sort());
@@ -177,6 +177,9 @@ describe('TutorNexus stack', () => {
       '/mcp/course': logicalId(stack.functions.course.fn),
       '/mcp/transfer': logicalId(stack.functions.transfer.fn),
       '/mcp/session': logicalId(stack.functions.session.fn),
+      '/oauth/{proxy+}': logicalId(stack.functions.oauth.fn),
+      '/.well-known/oauth-authorization-server': logicalId(stack.functions.oauth.fn),
+      '/.well-known/openid-configuration': logicalId(stack.functions.oauth.fn),
     };
     const routes = methods().map((m) => `${m.httpMethod} ${m.path}`);
     expect(routes.sort()).toEqual(
@@ -191,6 +194,9 @@ describe('TutorNexus stack', () => {
         'GET /healthz',
         'GET /.well-known/oauth-protected-resource',
         'GET /.well-known/oauth-protected-resource/{proxy+}',
+        'GET /.well-known/oauth-authorization-server',
+        'GET /.well-known/openid-configuration',
+        'ANY /oauth/{proxy+}',
       ].sort(),
     );
     for (const m of methods()) {
@@ -203,6 +209,7 @@ describe('TutorNexus stack', () => {
       expect(m.properties.AuthorizationType).toBe('NONE');
       // The router and the session function stream for up to 5 minutes; the other domains answer at once.
       const longRunning = !domainFunctionOf[m.path] || m.path === '/mcp/session';
+      if (m.path.includes('oauth-protected-resource')) expect(uri).toContain(routerId);
       expect(m.integration.TimeoutInMillis, m.path).toBe(longRunning ? 300_000 : 30_000);
     }
   });
@@ -228,7 +235,7 @@ describe('TutorNexus stack', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     const domainCount = Object.keys(stack.functions).length;
     const ingestionCount = Object.keys(stack.ingestion.functions).length;
-    expect(domainCount).toBe(5);
+    expect(domainCount).toBe(6);
     expect(alarms).toHaveLength(2 + 2 * domainCount + ingestionCount + 1);
     const metrics = alarms.map((a) => `${a.Namespace}/${a.MetricName}`);
     expect(metrics.filter((m) => m.startsWith('AWS/ApiGateway')).sort()).toEqual(['AWS/ApiGateway/5XXError', 'AWS/ApiGateway/Latency']);
@@ -240,6 +247,29 @@ describe('TutorNexus stack', () => {
       const dimensions = alarms.filter((a) => a.Namespace === 'AWS/Lambda').map((a) => JSON.stringify(a.Dimensions));
       expect(dimensions.filter((d) => d.includes(logicalId(fn.fn)))).toHaveLength(2);
     }
+  });
+
+  it('runs the authorization server as its own function, the only one holding the signing secret', () => {
+    const oauth = environmentOf(stack.functions.oauth.fn);
+    // A deploy-time dynamic reference to its own secret, never a value in the template.
+    expect(JSON.stringify(oauth.TN_OAUTH_SECRET)).toContain('{{resolve:secretsmanager:');
+    expect(JSON.stringify(oauth.TN_OAUTH_SECRET)).toContain(stack.getLogicalId(stack.node.findChild('OAuthSigningSecret').node.defaultChild as never));
+    // Sign-in is federated to the Cognito user pool through its public client.
+    expect(JSON.stringify(oauth.TN_OAUTH_UPSTREAM_ISSUER)).toContain('https://cognito-idp.');
+    expect(oauth.TN_OAUTH_UPSTREAM_CLIENT_ID).toEqual({ Ref: logicalId(stack.auth.client) });
+    for (const [name, fn] of Object.entries(stack.functions)) {
+      const environment = environmentOf(fn.fn);
+      // Every function trusts tokens of the issuer at the API's base URL; none but oauth can sign them.
+      expect(JSON.stringify(environment.TN_OAUTH_ISSUER), name).toContain('.execute-api.');
+      expect(JSON.stringify(environment.TN_OAUTH_ISSUER), name).toEqual(JSON.stringify(environment.TN_PUBLIC_BASE_URL));
+      if (name !== 'oauth') expect(environment.TN_OAUTH_SECRET, name).toBeUndefined();
+    }
+    // Clients, grants, codes and refresh tokens live in the table.
+    expect(roleActions(logicalId(stack.functions.oauth.role)).actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query']));
+    // Cognito sends people back to the authorization server's callback.
+    const [, client] = resources('AWS::Cognito::UserPoolClient')[0]!;
+    expect(JSON.stringify(client.Properties.CallbackURLs)).toContain('/oauth/callback');
+    template.hasOutput('OAuthIssuer', {});
   });
 
   it('has a Cognito user pool and a public PKCE client with the tool permissions as scopes', () => {

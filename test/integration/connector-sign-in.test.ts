@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -7,6 +5,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium.js';
+import { startCallbackServer } from '../support/oauth-browser.js';
 import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
 
 /**
@@ -16,20 +15,16 @@ import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../s
  */
 let server: TestServer;
 let browser: Browser;
-let callbackServer: Server;
+let callbackServer: Awaited<ReturnType<typeof startCallbackServer>>;
 let redirectUrl: string;
-const codes: string[] = [];
+let codes: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchChromium();
-  callbackServer = createServer((req, res) => {
-    const code = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('code');
-    if (code) codes.push(code);
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Signed in</title><p>You can close this window.</p>');
-  });
-  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
-  redirectUrl = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+  callbackServer = await startCallbackServer();
+  redirectUrl = callbackServer.redirectUri;
+  codes = callbackServer.codes;
 });
 afterAll(async () => {
   await browser?.close();

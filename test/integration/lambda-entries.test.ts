@@ -98,3 +98,39 @@ describe('/mcp router forwarding', () => {
     expect(lambdaContext().functionName).toBe('tn-test');
   });
 });
+
+describe('authorization server Lambda entry (behind the API stage path)', () => {
+  const base = 'https://abc123.execute-api.us-west-2.amazonaws.com/prod';
+  let oauthHandler: unknown;
+  beforeAll(async () => {
+    Object.assign(process.env, { TN_OAUTH_ISSUER: base, TN_PUBLIC_BASE_URL: base, TN_OAUTH_SECRET: 'lambda-test-secret-0123456789' });
+    ({ handler: oauthHandler } = await import('../../functions/oauth/handler.js'));
+  });
+
+  it('publishes metadata whose endpoints keep the stage path API Gateway strips from event.path', async () => {
+    const response = await invokeStreaming(oauthHandler, apiGatewayEvent({ method: 'GET', path: '/.well-known/oauth-authorization-server' }));
+    expect(response.metadata?.statusCode).toBe(200);
+    const metadata = JSON.parse(response.body);
+    expect(metadata.issuer).toBe(base);
+    expect(metadata.token_endpoint).toBe(`${base}/oauth/token`);
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+  });
+
+  it('registers a client and starts an authorization with the interaction cookie and a stage-relative redirect', async () => {
+    const registered = await invokeStreaming(
+      oauthHandler,
+      apiGatewayEvent({ method: 'POST', path: '/oauth/register', body: { redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none' } }),
+    );
+    expect(registered.metadata?.statusCode).toBe(201);
+    const clientId = JSON.parse(registered.body).client_id as string;
+    const query = { response_type: 'code', client_id: clientId, redirect_uri: 'https://claude.ai/api/mcp/auth_callback', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: `${base}/mcp` };
+    const authorize = await invokeStreaming(oauthHandler, {
+      ...apiGatewayEvent({ method: 'GET', path: '/oauth/authorize' }),
+      multiValueQueryStringParameters: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, [v]])),
+    });
+    expect(authorize.metadata?.statusCode).toBe(303);
+    const location = (authorize.metadata?.headers as Record<string, string>).location!;
+    expect(location).toMatch(/^\/prod\/oauth\/interaction\/[\w-]+$/);
+    expect((authorize.metadata as { cookies?: string[] }).cookies?.some((cookie) => cookie.startsWith('_interaction='))).toBe(true);
+  });
+});

@@ -1,4 +1,6 @@
-import { generateKeyPair, SignJWT } from 'jose';
+import { generateKeyPair, importJWK, SignJWT } from 'jose';
+import { keysFromSecret } from '../../functions/oauth/signing-keys.js';
+import { loadOrCreateMasterKey } from '../../functions/shared/crypto/data-keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieBrowser, pkcePair } from '../support/oauth-browser.js';
 import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
@@ -228,6 +230,38 @@ describe('authorization code with PKCE, sign-in and consent', () => {
 });
 
 describe('access tokens the resource server refuses', () => {
+  /** A token signed with the server's own key (derived from its master key), claims chosen by the test. */
+  async function signedByServer(claims: { audience: string; expiresAt: number }) {
+    const { signing } = await keysFromSecret(await loadOrCreateMasterKey(server.dataDir));
+    return new SignJWT({ scope: SCOPE })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt', kid: signing.kid })
+      .setIssuer(server.url)
+      .setSubject('local-user')
+      .setAudience(claims.audience)
+      .setIssuedAt(claims.expiresAt - 3600)
+      .setExpirationTime(claims.expiresAt)
+      .sign(await importJWK(signing as never, 'EdDSA'));
+  }
+
+  it('accepts a token signed with its key for its endpoint, and refuses it once expired or for another resource', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect((await server.rest('tn_user_preferences_get', {}, await signedByServer({ audience: `${server.url}/mcp/user`, expiresAt: now + 600 }))).status).toBe(200);
+    const expired = await server.rest('tn_user_preferences_get', {}, await signedByServer({ audience: `${server.url}/mcp`, expiresAt: now - 60 }));
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toContain('resource_metadata=');
+    const foreign = await server.rest('tn_user_preferences_get', {}, await signedByServer({ audience: 'https://other.example/mcp', expiresAt: now + 600 }));
+    expect(foreign.status).toBe(401);
+    expect(foreign.body.message).toContain('another resource');
+  });
+
+  it('refuses a client ID metadata document on a special-use address without fetching into the network', async () => {
+    const { challenge } = pkcePair();
+    const query = new URLSearchParams({ response_type: 'code', client_id: 'https://127.0.0.1:1/client.json', redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256', scope: SCOPE });
+    const response = await fetch(`${server.url}/oauth/authorize?${query}`, { redirect: 'manual' });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('invalid_client');
+  });
+
   it('answers a forged, tampered or foreign-audience token with 401 and the challenge', async () => {
     const { privateKey } = await generateKeyPair('EdDSA');
     const forged = await new SignJWT({ scope: SCOPE })

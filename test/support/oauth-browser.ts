@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /**
  * A browser reduced to what an authorization needs (cookies, redirects, form posts), for tests that
@@ -48,4 +50,16 @@ export class CookieBrowser {
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** A connector's loopback redirect URI: collects the codes the authorization server sends back. */
+export async function startCallbackServer(): Promise<{ redirectUri: string; codes: string[]; close(): void }> {
+  const codes: string[] = [];
+  const server = createServer((req, res) => {
+    const code = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('code');
+    if (code) codes.push(code);
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Signed in</title><p>You can close this window.</p>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, codes, close: () => server.close() };
 }

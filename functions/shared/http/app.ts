@@ -23,6 +23,8 @@ export interface HttpAppOptions {
   endpointTools?: AnyToolDefinition[];
   /** When set (the local server), Host and Origin must name one of these: DNS-rebinding protection. */
   allowedHostnames?: string[];
+  /** When set (AWS, where the Host is API Gateway's), only a browser's Origin must name one of these. */
+  allowedOriginHostnames?: string[];
   /** How calls run; in-process unless the deployment forwards them (the AWS /mcp router). */
   executeTool?: ToolExecutor;
   /** The authorization server (`/oauth/*` and its metadata) when this deployment serves it. */
@@ -86,13 +88,13 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const traceId = resolveTraceId(request.headers);
 
-    if (options.allowedHostnames) {
-      // Metadata and the token endpoints are for any origin (browser-based clients); everything else only for ours.
-      const rejected =
-        hostHeaderValidationResponse(request, options.allowedHostnames) ??
-        (isCrossOriginByDesign(path) ? undefined : originValidationResponse(request, options.allowedHostnames));
-      if (rejected) return rejected;
-    }
+    // Metadata and the token endpoints are for any origin (browser-based clients); everything else only for ours.
+    const originHostnames = options.allowedOriginHostnames ?? options.allowedHostnames;
+    const rejected =
+      (options.allowedHostnames && hostHeaderValidationResponse(request, options.allowedHostnames)) ||
+      (originHostnames && !isCrossOriginByDesign(path) && originValidationResponse(request, originHostnames)) ||
+      undefined;
+    if (rejected) return rejected;
     if (isAuthorizationServerPath(path)) {
       if (!options.authorizationServer) return json({ error: 'not found', path }, 404);
       // Token, registration, revocation, keys and metadata carry no cookies: any origin may call them.

@@ -6,7 +6,8 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/executionModeStreamifyResponse';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { loadConfig } from '../config.js';
+import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
+import { loadConfig, type AppConfig } from '../config.js';
 import { logger, metrics, tracer } from '../observability.js';
 import { createServices, type Services } from '../services.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
@@ -43,6 +44,7 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
         definitions: options.definitions,
         endpointTools: options.endpointTools,
         executeTool: options.executor?.(services),
+        allowedOriginHostnames: allowedOriginHostnames(services.config),
       });
       return { services, app, registry: new ToolRegistry(services.config.toolPrefix, [...options.definitions, ...options.endpointTools]) };
     })());
@@ -72,23 +74,48 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
       }).then((invocation) => relay.end(encodeRelayLine({ type: 'result', invocation })));
       return relay;
     }
-    const response = await app(toRequest(event as APIGatewayProxyEvent));
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    return {
-      statusCode: response.status,
-      headers,
-      body: response.body ? Readable.fromWeb(response.body as WebReadableStream) : '',
-    };
+    return answerApiGatewayEvent(app, event as APIGatewayProxyEvent);
   };
+  return withPowertools(handle);
+}
 
+/**
+ * Browsers may call the deployment from its own origin and from local tools (the Inspector on
+ * localhost), plus TN_ALLOWED_HOSTS; requests without an Origin (agents, connectors) are not browsers.
+ */
+export function allowedOriginHostnames(config: AppConfig): string[] {
+  const own = config.publicBaseUrl ? [new URL(config.publicBaseUrl).hostname] : [];
+  return [...own, ...localhostAllowedHostnames(), ...config.allowedHosts];
+}
+
+/** A function that only serves HTTP through a web-standard app (the authorization server). */
+export function createWebLambdaHandler(buildApp: () => Promise<FetchHandler>) {
+  let app: Promise<FetchHandler> | undefined;
+  return withPowertools(async (event: unknown) => answerApiGatewayEvent(await (app ??= buildApp()), event as APIGatewayProxyEvent));
+}
+
+function withPowertools(handle: (event: unknown) => Promise<unknown>) {
   return middy({ executionMode: executionModeStreamifyResponse })
     .use(captureLambdaHandler(tracer))
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics))
     .handler(handle);
+}
+
+async function answerApiGatewayEvent(app: FetchHandler, event: APIGatewayProxyEvent) {
+  const response = await app(toRequest(event));
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  // Cookies cannot share one header line; the streaming prelude carries them as a list.
+  const cookies = response.headers.getSetCookie();
+  return {
+    statusCode: response.status,
+    headers,
+    ...(cookies.length ? { cookies } : {}),
+    body: response.body ? Readable.fromWeb(response.body as WebReadableStream) : '',
+  };
 }
 
 /** API Gateway REST proxy event → web Request. The stage is kept in the URL so links we build resolve. */

@@ -1,0 +1,25 @@
+import type { AppConfig } from '../shared/config.js';
+import type { Authenticator } from '../shared/auth/authenticator.js';
+import type { SignInMethod } from './interactions.js';
+import { openIdUpstream } from './upstream-sign-in.js';
+
+/**
+ * The identity provider when one is configured (AWS: the Cognito hosted UI), else the token form,
+ * which accepts what this server accepts as a user's bearer token: the printed local token,
+ * TN_LOCAL_TOKENS, a personal access token.
+ */
+export function signInMethodFor(config: AppConfig, authenticator: Authenticator): SignInMethod {
+  if (config.oauthUpstream) return { kind: 'upstream', provider: openIdUpstream({ ...config.oauthUpstream, allowHttp: config.runtime === 'local' }) };
+  return {
+    kind: 'token',
+    async verify(secret) {
+      if (!secret.trim()) return undefined;
+      try {
+        const principal = await authenticator.authenticate(`Bearer ${secret.trim()}`);
+        return principal.kind === 'user' && principal.via !== 'oauth' ? principal.userId : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
