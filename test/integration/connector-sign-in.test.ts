@@ -1,3 +1,4 @@
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedErrorV2 } from '@modelcontextprotocol/client';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -9,15 +10,16 @@ import { startCallbackServer } from '../support/oauth-browser.js';
 import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
 
 /**
- * A connector signing in the way Claude Code or the Inspector does: the official v1 SDK client's own
- * OAuth code (authProvider on the Streamable HTTP transport) against the local server, with the sign-in
- * and consent pages answered in Chromium.
+ * A connector signing in the way Claude Code or the Inspector does: the official SDK clients' own
+ * OAuth code (authProvider on the Streamable HTTP transport; v1, inside most hosts today, and v2)
+ * against the local server, with the sign-in and consent pages answered in Chromium.
  */
 let server: TestServer;
 let browser: Browser;
 let callbackServer: Awaited<ReturnType<typeof startCallbackServer>>;
 let redirectUrl: string;
 let codes: string[] = [];
+let callbacks: URLSearchParams[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -25,6 +27,7 @@ beforeAll(async () => {
   callbackServer = await startCallbackServer();
   redirectUrl = callbackServer.redirectUri;
   codes = callbackServer.codes;
+  callbacks = callbackServer.callbacks;
 });
 afterAll(async () => {
   await browser?.close();
@@ -83,28 +86,47 @@ class BrowserSignIn implements OAuthClientProvider {
   }
 }
 
-async function signedInClient(provider: BrowserSignIn) {
+type Sdk = 'v1' | 'v2';
+
+/** One client of either SDK, reduced to what these tests call. */
+interface ConnectorClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<{ isError?: boolean; structuredContent?: unknown }>;
+  close(): Promise<void>;
+}
+
+async function signedInClient(provider: BrowserSignIn, sdk: Sdk): Promise<{ client: ConnectorClient }> {
   const connect = async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider });
-    const client = new Client({ name: 'connector-test', version: '1.0.0' });
+    if (sdk === 'v1') {
+      const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider });
+      const client = new Client({ name: 'connector-test', version: '1.0.0' });
+      await client.connect(transport);
+      return { client: client as ConnectorClient, finish: () => transport.finishAuth(codes.at(-1)!) };
+    }
+    const transport = new TransportV2(new URL(`${server.url}/mcp`), { authProvider: provider as never });
+    const client = new ClientV2({ name: 'connector-test', version: '1.0.0' });
     await client.connect(transport);
-    return { client, transport };
+    // v2 checks the callback's `iss` against the issuer it discovered (RFC 9207).
+    return { client: client as unknown as ConnectorClient, finish: () => transport.finishAuth(callbacks.at(-1)!) };
   };
   const first = await connect();
   // Public tools work before signing in; a user tool answers 401, which starts OAuth in the SDK.
   expect((await first.client.callTool({ name: 'tn_course_institutions', arguments: {} })).isError).toBeFalsy();
-  await expect(first.client.callTool({ name: 'tn_user_preferences_get', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
+  const refused = await first.client.callTool({ name: 'tn_user_preferences_get', arguments: {} }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(refused instanceof UnauthorizedError || refused instanceof UnauthorizedErrorV2, String(refused)).toBe(true);
   expect(codes.length).toBeGreaterThan(0);
-  await first.transport.finishAuth(codes.at(-1)!);
+  await first.finish();
   await first.client.close();
   return connect();
 }
 
-describe('signing in through the SDK client and a real browser', () => {
+describe.each<Sdk>(['v1', 'v2'])('signing in through the %s SDK client and a real browser', (sdk) => {
   it('discovers, registers, authorizes with PKCE and resource, and then acts as the signed-in user', async () => {
     await server.rest('tn_user_preferences_set', { theme: 'dark' });
     const provider = new BrowserSignIn(TEST_TOKEN);
-    const { client } = await signedInClient(provider);
+    const { client } = await signedInClient(provider, sdk);
     expect(provider.client?.client_id).toBeTruthy();
     expect(provider.saved?.refresh_token).toBeTruthy();
     const preferences = await client.callTool({ name: 'tn_user_preferences_get', arguments: {} });
@@ -115,7 +137,7 @@ describe('signing in through the SDK client and a real browser', () => {
 
   it('refreshes an expired access token with the refresh token, without the browser', async () => {
     const provider = new BrowserSignIn(TEST_TOKEN);
-    const { client } = await signedInClient(provider);
+    const { client } = await signedInClient(provider, sdk);
     const before = provider.authorizations;
     const [header, payload] = provider.saved!.access_token.split('.');
     // What an expired token looks like to the server: one that no longer verifies.
@@ -130,7 +152,7 @@ describe('signing in through the SDK client and a real browser', () => {
   it('gives each user their own data', async () => {
     await server.rest('tn_user_preferences_set', { theme: 'dark' });
     const provider = new BrowserSignIn(SECOND_TOKEN);
-    const { client } = await signedInClient(provider);
+    const { client } = await signedInClient(provider, sdk);
     const preferences = await client.callTool({ name: 'tn_user_preferences_get', arguments: {} });
     expect((preferences.structuredContent as { theme: string }).theme).toBe('system');
     await client.close();

@@ -53,13 +53,17 @@ export function pkcePair(): { verifier: string; challenge: string } {
 }
 
 /** A connector's loopback redirect URI: collects the codes the authorization server sends back. */
-export async function startCallbackServer(): Promise<{ redirectUri: string; codes: string[]; close(): void }> {
+export async function startCallbackServer(): Promise<{ redirectUri: string; codes: string[]; callbacks: URLSearchParams[]; close(): void }> {
   const codes: string[] = [];
+  const callbacks: URLSearchParams[] = [];
   const server = createServer((req, res) => {
-    const code = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('code');
+    const params = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
+    // The browser also asks for /favicon.ico: only authorization responses count.
+    if (params.has('code') || params.has('error')) callbacks.push(params);
+    const code = params.get('code');
     if (code) codes.push(code);
     res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Signed in</title><p>You can close this window.</p>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, codes, close: () => server.close() };
+  return { redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, codes, callbacks, close: () => server.close() };
 }
