@@ -46,6 +46,17 @@ describe('user domain Lambda entry (middy, streaming mode)', () => {
     expect(get.metadata?.statusCode).toBe(405);
   });
 
+  it('refuses a browser request from a foreign Origin, and serves agents (no Origin) and local tools', async () => {
+    const call = (origin?: string) => {
+      const event = apiGatewayEvent({ method: 'POST', path: '/v1/tools/tn_user_preferences_get', body: {}, token });
+      if (origin) event.headers = { ...event.headers, origin };
+      return invokeStreaming(userHandler, { ...event, multiValueHeaders: Object.fromEntries(Object.entries(event.headers).map(([k, v]) => [k, [v!]])) });
+    };
+    expect((await call('https://attacker.example')).metadata?.statusCode).toBe(403);
+    expect((await call()).metadata?.statusCode).toBe(200);
+    expect((await call('http://localhost:6274')).metadata?.statusCode).toBe(200);
+  });
+
   it('runs a forwarded tool invocation and returns the Invocation JSON', async () => {
     const response = await invokeStreaming(userHandler, {
       kind: 'tn.tool-invoke',
