@@ -7,6 +7,7 @@ import { measureTransfer } from './transfer.js';
 import { startInstantProvider } from './instant-provider.js';
 import { measureSession } from './session.js';
 import { callOnce, measure, startBareSdkServer } from './protocol-overhead.js';
+import { loadFromOutside } from './external-load.js';
 import { round, summarize } from './stats.js';
 
 // Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|transfer|session]` (the script sets
@@ -42,6 +43,23 @@ try {
   if (runs('foundation')) {
     const ours = await measure({ name: 'tn_user_preferences_get', url: `${server.url}/mcp`, tool: 'tn_user_preferences_get', headers: auth }, load);
     const framework = await measure({ name: 'tn_tools_list', url: `${server.url}/mcp`, tool: 'tn_tools_list', headers: auth }, load);
+    // Throughput from a load generator in its own process (autocannon), each target alone on the machine.
+    const outside = { connections: load.concurrency, seconds: load.seconds };
+    const external = {
+      baseline: { name: 'bare SDK server, trivial tool', ...(await loadFromOutside({ name: 'bare', url: bare.url, tool: 'echo' }, outside)) },
+      storeFree: {
+        name: 'tn_tools_list {tag:"byok"} on /mcp/user (auth, validation, hints, metrics; small answer, no store call)',
+        ...(await loadFromOutside({ name: 'tools_list byok', url: `${server.url}/mcp/user`, tool: 'tn_tools_list', args: { tag: 'byok' }, headers: auth }, outside)),
+      },
+      toolsList: {
+        name: 'tn_tools_list {} on /mcp (every tool summarised: the answer size is part of the cost)',
+        ...(await loadFromOutside({ name: 'tools_list', url: `${server.url}/mcp`, tool: 'tn_tools_list', headers: auth }, outside)),
+      },
+      toolCall: {
+        name: 'tn_user_preferences_get (DynamoDB Local GetItem)',
+        ...(await loadFromOutside({ name: 'preferences', url: `${server.url}/mcp`, tool: 'tn_user_preferences_get', headers: auth }, outside)),
+      },
+    };
     const coldStart = await measureColdStarts(quick ? 3 : 10);
     await report('foundation', {
       machine,
@@ -50,6 +68,14 @@ try {
         toolCall: { name: 'tn_user_preferences_get (auth, validation, DynamoDB Local GetItem, hints, metrics)', ...ours },
         frameworkOnly: { name: 'tn_tools_list (auth, validation, warm cache hit, hints, metrics; no store call)', ...framework },
         ratios: { toolCall: ratios(ours, baseline), frameworkOnly: ratios(framework, baseline) },
+      },
+      externalLoad: {
+        ...external,
+        ratios: {
+          storeFreeCallsVsBaseline: round(external.storeFree.callsPerSecond / external.baseline.callsPerSecond, 2),
+          toolsListCallsVsBaseline: round(external.toolsList.callsPerSecond / external.baseline.callsPerSecond, 2),
+          toolCallCallsVsBaseline: round(external.toolCall.callsPerSecond / external.baseline.callsPerSecond, 2),
+        },
       },
       coldStart,
     });

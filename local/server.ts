@@ -7,6 +7,7 @@ import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../functions/all-tools.js';
 import { parseLocalTokens } from '../functions/shared/auth/authenticator.js';
 import { loadConfig, type AppConfig } from '../functions/shared/config.js';
 import { createHttpApp, type FetchHandler } from '../functions/shared/http/app.js';
+import { buildOpenApiDocument } from '../functions/shared/http/openapi.js';
 import { loadOrCreateMasterKey } from '../functions/shared/crypto/data-keys.js';
 import { authorizationServerHandler } from '../functions/oauth/authorization-server.js';
 import { keysFromSecret } from '../functions/oauth/signing-keys.js';
@@ -79,7 +80,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       extraRedirectUris: config.oauthRedirectUris,
       signIn: signInMethodFor(config, services.authenticator),
     });
-    app = createHttpApp({ services, definitions: ALL_DOMAIN_TOOLS, endpointTools: ENDPOINT_TOOLS, allowedHostnames, authorizationServer });
+    app = createHttpApp({ services, definitions: ALL_DOMAIN_TOOLS, endpointTools: ENDPOINT_TOOLS, allowedHostnames, authorizationServer, openApiDocument: buildOpenApiDocument });
     return {
       url,
       token,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 
 /**
  * The catalog as ingested: every stored record is owned by exactly one source, so re-running a

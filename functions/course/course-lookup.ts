@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { parseCourseRef, type CourseRef } from '../shared/catalog/course-ref.js';
 import { ToolError } from '../shared/tools/errors.js';
 import type { ToolContext } from '../shared/tools/tool-context.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { ProvenanceSchema, type CourseFragment } from './catalog-model.js';
 
 /** Catalogue-like sources describe a course best; others add attributes or prerequisite text. */

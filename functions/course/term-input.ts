@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { parseTerm, termOrder } from '../shared/catalog/terms.js';
 
 export const TermInput = z

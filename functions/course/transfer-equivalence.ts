@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 
 /**
  * How a transfer rule appears next to each course it involves (written by transfer ingestion into

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { parseCourseRef } from '../shared/catalog/course-ref.js';
 import { parseTerm } from '../shared/catalog/terms.js';
 import type { CatalogRecord, RejectedRecord, SourceAdapter } from '../course/catalog-model.js';

@@ -95,6 +95,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       },
       clientIdMetadataDocument: {
         enabled: true,
+        // Experimental in oidc-provider: acknowledging the draft makes an update to a newer one fail loudly.
+        ack: 'draft-02',
         allowFetch: async (_ctx, clientId) => isFetchableUrl(clientId, options.runtime),
         allowClient: async (_ctx, client) => redirectUrisAllowed([...(client.redirectUris ?? [])], options.extraRedirectUris),
       },

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { timestampField } from '../shared/tools/schema-helpers.js';
 
 export const EVENT_TYPES = ['user_message', 'assistant_message', 'draft', 'draft_cancelled', 'session_ended'] as const;

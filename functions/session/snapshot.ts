@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { timestampField } from '../shared/tools/schema-helpers.js';
 import { SessionEventSchema, SessionStateSchema, stateOf, type SessionEvent, type SessionRecord } from './session-model.js';
 

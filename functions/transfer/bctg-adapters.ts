@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { institutionId } from '../shared/catalog/institutions.js';
 import { parseCompactDate, parseMonthYear } from './bctg-dates.js';
 import { ApiRecordSchema, EnvelopeSchema, PdfRowSchema } from './bctg-schemas.js';

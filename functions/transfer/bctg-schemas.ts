@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 
 export const PdfRowSchema = z.object({
   subject: z.string().regex(/^[A-Z]{2,5}$/),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { TransferConditionSchema } from './conditions.js';
 import { TransferTargetSchema, type TransferRule } from './rule-model.js';
 import type { Match } from './resolve.js';

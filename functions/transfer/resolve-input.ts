@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { normalizeCourseCode } from '../shared/catalog/course-ref.js';
 import { ToolError } from '../shared/tools/errors.js';
 import type { StudentFacts } from './conditions.js';

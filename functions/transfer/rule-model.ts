@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 
 /**
  * Transfer-credit rules from the BC Transfer Guide (BCTG), as parsed from its "Transfer Credit"

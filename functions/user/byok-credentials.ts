@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { DataKeyProvider } from '../shared/crypto/data-keys.js';
 import { byokEncryptionContext } from '../shared/crypto/byok-context.js';
 import { EnvelopeSchema, sealSecret } from '../shared/crypto/envelope.js';

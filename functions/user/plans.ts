@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { AppConfig } from '../shared/config.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, keys } from '../shared/store/keys.js';

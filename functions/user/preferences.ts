@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { findInstitution } from '../shared/catalog/institutions.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, keys } from '../shared/store/keys.js';

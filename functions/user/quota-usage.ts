@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { Services } from '../shared/services.js';
 import { listCounters, quotaWindow } from '../shared/store/quota-counter.js';
 import type { AnyToolDefinition } from '../shared/tools/define-tool.js';

@@ -3,7 +3,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, NoOutputGeneratedError, generateText, isStepCount, streamText, tool, type LanguageModel } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
 
 // The real AI SDK clients drive the fake, so a passing run proves the wire formats match what they parse.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { describe, expect, it } from 'vitest';
 import { buildAgentHints, computeConfidence } from '../../functions/shared/tools/agent-hints.js';
 import { ERROR_CODES, mapError, ToolError, validationError } from '../../functions/shared/tools/errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { canonicalKey, measureAgreement, measureCoverage } from '../../functions/course/prerequisites/agreement.js';
 import { parsePrerequisites } from '../../functions/course/prerequisites/parser.js';
 import { langaraTexts, sfuTexts, ubcTexts } from '../../functions/course/prerequisites/sources.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { describe, expect, it } from 'vitest';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../../functions/all-tools.js';
 import { defineTool } from '../../functions/shared/tools/define-tool.js';

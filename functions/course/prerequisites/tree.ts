@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 
 /**
  * The prerequisite tree returned to agents. Interfaces are written out (rather than inferred)

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { termOrder } from '../../shared/catalog/terms.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { CATALOG_TOOL, completeness, CourseRefInput, freshness, loadCourse } from '../course-lookup.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { listInstitutions } from '../../ingest/institution-registry.js';
 import { INSTITUTIONS } from '../../shared/catalog/institutions.js';
 import { defineTool } from '../../shared/tools/define-tool.js';

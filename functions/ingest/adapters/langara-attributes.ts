@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { AdapterContext, CourseFragment, SourceAdapter } from '../../course/catalog-model.js';
 import { parseLangaraCourseList } from './langara-course-list.js';
 import { courseCode, provenance, shape } from './shared.js';

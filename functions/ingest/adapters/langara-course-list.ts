@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { AdapterContext, AdapterOutput, CourseFragment } from '../../course/catalog-model.js';
 import { combine, field, mapRecords, readJson } from './shared.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { AdapterContext, AdapterOutput, Meeting, Section, SourceAdapter } from '../../course/catalog-model.js';
 import { parseTerm } from '../../shared/catalog/terms.js';
 import { RecordError, combine, courseCode, distinctNames, field, fileRejected, mapRecords, provenance, readJson, shape, text } from './shared.js';

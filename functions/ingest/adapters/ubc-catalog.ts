@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../course/catalog-model.js';
 import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
 import { RecordError, combine, field, mapRecords, provenance, readJson, shape, text } from './shared.js';

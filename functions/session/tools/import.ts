@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { requireUserId } from '../../shared/tools/tool-context.js';

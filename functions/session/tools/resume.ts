@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { advanceDeviceCursor } from '../device-cursors.js';
 import { readLatestEvents } from '../event-log.js';

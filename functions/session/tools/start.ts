@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { loadCourse, CourseRefInput } from '../../course/course-lookup.js';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';

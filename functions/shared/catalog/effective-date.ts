@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { findInstitution } from './institutions.js';
 
 /** Where an institution keeps its calendar: every institution we know is in BC unless it says otherwise. */

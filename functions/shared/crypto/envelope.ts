@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { contextBytes, openWithKey, sealWithKey, type DataKeyProvider, type EncryptionContext } from './data-keys.js';
 
 /** Stored form of a secret: the same shape whichever provider wrapped the data key. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { DOMAINS, defineTool } from '../tools/define-tool.js';
 import { annotationsOf, jsonSchemasOf, metadataOf } from '../tools/json-schemas.js';
 

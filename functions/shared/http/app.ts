@@ -9,7 +9,6 @@ import { ToolError, type FieldIssue } from '../tools/errors.js';
 import type { ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
-import { buildOpenApiDocument } from './openapi.js';
 import { challengeFor, challengeResponse, corsHeaders, resourceMetadataUrl, withHeaders } from './auth-challenges.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
 import { prototypeKeysInToolCalls, readBody, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
@@ -29,6 +28,8 @@ export interface HttpAppOptions {
   executeTool?: ToolExecutor;
   /** The authorization server (`/oauth/*` and its metadata) when this deployment serves it. */
   authorizationServer?: FetchHandler;
+  /** Builds `/openapi.json` where it is served (the local server, the AWS router): other bundles leave its generator out. */
+  openApiDocument?: (registry: ToolRegistry, baseUrl: string) => unknown;
 }
 
 /** Paths the authorization server answers: its endpoints and pages, and its metadata (RFC 8414, OpenID discovery). */
@@ -106,8 +107,8 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     if (path === '/healthz') {
       return json({ status: 'ok', version: SERVICE_VERSION, tools: all.registry.getAll().length });
     }
-    if (path === '/openapi.json' && request.method === 'GET') {
-      openApi ??= JSON.stringify(buildOpenApiDocument(all.registry, baseUrl(request, services)));
+    if (path === '/openapi.json' && request.method === 'GET' && options.openApiDocument) {
+      openApi ??= JSON.stringify(options.openApiDocument(all.registry, baseUrl(request, services)));
       return new Response(openApi, { headers: { 'content-type': 'application/json' } });
     }
     if (path.startsWith('/.well-known/oauth-protected-resource')) {

@@ -13,7 +13,7 @@ import { createServices, type Services } from '../services.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { createHttpApp, type FetchHandler } from './app.js';
+import { createHttpApp, type FetchHandler, type HttpAppOptions } from './app.js';
 import { deserializePrincipal, encodeRelayLine, ToolInvokeEventSchema } from './remote-invocation.js';
 
 export interface LambdaEntryOptions {
@@ -21,6 +21,8 @@ export interface LambdaEntryOptions {
   endpointTools: AnyToolDefinition[];
   /** Builds the executor once services exist (the router's remote executor); in-process otherwise. */
   executor?: (services: Services) => ToolExecutor;
+  /** Serves `/openapi.json` (the router). */
+  openApiDocument?: HttpAppOptions['openApiDocument'];
 }
 
 interface Runtime {
@@ -45,6 +47,7 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
         endpointTools: options.endpointTools,
         executeTool: options.executor?.(services),
         allowedOriginHostnames: allowedOriginHostnames(services.config),
+        openApiDocument: options.openApiDocument,
       });
       return { services, app, registry: new ToolRegistry(services.config.toolPrefix, [...options.definitions, ...options.endpointTools]) };
     })());

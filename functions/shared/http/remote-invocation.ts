@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { Principal } from '../auth/principal.js';
 import { AUTH_METHODS, userPrincipal } from '../auth/principal.js';
 import type { Invocation } from '../tools/invoke-tool.js';

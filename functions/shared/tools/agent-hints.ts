@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 
 const Priority = z.enum(['critical', 'high', 'medium', 'low']);
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/v4';
 import type { HintInput } from './agent-hints.js';
 import type { ErrorCode } from './errors.js';
 import type { ToolContext } from './tool-context.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { ConsumeResult } from '../store/quota-counter.js';
 import { fieldPath, INPUT_BOUNDS, truncated } from './input-bounds.js';
 

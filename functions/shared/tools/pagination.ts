@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { ToolError } from './errors.js';
 
 export const DEFAULT_PAGE_SIZE = 20;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { AnyToolDefinition, Domain, ToolCategory } from './define-tool.js';
 
 const NAME_PATTERN = /^[a-z]+(_[a-z]+)+$/;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 
 /** `.optional()` wraps a schema and drops its description; this keeps it. */
 export function optionalField<T extends z.ZodType>(schema: T) {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { effectiveDate, effectiveDateInput, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { findInstitution, institutionId } from '../../shared/catalog/institutions.js';
 import { defineTool } from '../../shared/tools/define-tool.js';

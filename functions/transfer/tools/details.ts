@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { TRANSFER_TOOL } from '../transfer-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';

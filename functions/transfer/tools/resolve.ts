@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { effectiveDate, effectiveDateInput, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { institutionId } from '../../shared/catalog/institutions.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';

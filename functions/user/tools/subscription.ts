@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { defineTool } from '../../shared/tools/define-tool.js';
 import { requireUserId } from '../../shared/tools/tool-context.js';
 import { getSubscription, planLimits, PlanLimitsSchema, PlanSchema } from '../plans.js';

@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The structure the code promises (issue 14): dependencies between the folders of functions/ point one
+ * way, and a domain's tool bindings and Lambda entry are imported only from inside that domain (others
+ * import its contract). Seams not yet cut are listed here by name, so the list can only shrink: a new
+ * violation fails, and so does a listed one that no longer exists.
+ */
+const KNOWN_FOLDER_CYCLES = ['course ⇄ ingest', 'ingest ⇄ transfer'];
+const KNOWN_BINDING_IMPORTS = [
+  // The router lists and forwards every tool through the bindings (issue 14: it should need contracts only).
+  'functions/all-tools.ts → functions/course/index.ts',
+  'functions/all-tools.ts → functions/session/index.ts',
+  'functions/all-tools.ts → functions/transfer/index.ts',
+  'functions/all-tools.ts → functions/user/index.ts',
+  // The tutor's catalog and transfer lookups run tool bindings (issue 14: contracts plus domain calls).
+  'functions/session/tutor/tutor-tools.ts → functions/course/tools',
+  'functions/session/tutor/tutor-tools.ts → functions/transfer/tools',
+];
+
+const ROOT = path.resolve('functions');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return full.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** Every relative import of every file under functions/, resolved to a repository path. */
+function imports(): { from: string; to: string }[] {
+  return sourceFiles(ROOT).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'"]*?from\s+'(\.{1,2}\/[^']+)'/gm)].map((match) => ({
+      from: path.relative(process.cwd(), file),
+      to: path.relative(process.cwd(), path.resolve(path.dirname(file), match[1]!.replace(/\.js$/, '.ts'))),
+    })),
+  );
+}
+
+/** `functions/course/tools/get.ts` → `course`; files directly in functions/ belong to no folder. */
+const folderOf = (file: string) => {
+  const parts = file.split(path.sep);
+  return parts.length > 2 ? parts[1]! : undefined;
+};
+
+describe('import graph of functions/', () => {
+  const edges = imports();
+
+  it('finds the imports it checks (the reader is not blind)', () => {
+    expect(edges.length).toBeGreaterThan(300);
+    expect(edges).toContainEqual({ from: 'functions/transfer/handler.ts', to: 'functions/transfer/index.ts' });
+  });
+
+  it('has no folder cycles beyond the listed ones, and shared depends on no domain', () => {
+    const folders = new Map<string, Set<string>>();
+    for (const { from, to } of edges) {
+      const [a, b] = [folderOf(from), folderOf(to)];
+      if (a && b && a !== b) (folders.get(a) ?? folders.set(a, new Set()).get(a)!).add(b);
+    }
+    expect([...(folders.get('shared') ?? [])]).toEqual([]);
+    const cycles = new Set<string>();
+    for (const [a, targets] of folders) {
+      for (const b of targets) if (folders.get(b)?.has(a)) cycles.add([a, b].sort().join(' ⇄ '));
+    }
+    expect([...cycles].sort()).toEqual(KNOWN_FOLDER_CYCLES);
+  });
+
+  it("imports a domain's tool bindings and Lambda entry only from inside the domain, beyond the listed seams", () => {
+    const bindingImports = new Set<string>();
+    for (const { from, to } of edges) {
+      const domain = folderOf(to);
+      // A domain's bindings: its tools/ files, the index that lists them, its Lambda entry (shared/ is the framework).
+      const isBinding = /^functions\/(?!shared\/)[a-z]+\/(tools\/|handler\.ts$|index\.ts$)/.test(to);
+      if (isBinding && folderOf(from) !== domain) bindingImports.add(`${from} → ${to.includes('/tools/') ? path.dirname(to) : to}`);
+    }
+    expect([...bindingImports].sort()).toEqual([...KNOWN_BINDING_IMPORTS].sort());
+  });
+});
