@@ -4,7 +4,7 @@ import { sessionTools } from './session/index.js';
 import { transferTools } from './transfer/index.js';
 import { userTools } from './user/index.js';
 
-/** Every domain's definitions, for the local server, the /mcp router and the contract. */
+/** Every domain's definitions (contract and handler), for the local server. */
 export const ALL_DOMAIN_TOOLS: AnyToolDefinition[] = [...sessionTools, ...courseTools, ...transferTools, ...userTools];
 
 export { ENDPOINT_TOOLS } from './shared/discovery/endpoint-tools.js';

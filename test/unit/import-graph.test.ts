@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  */
 const KNOWN_FOLDER_CYCLES = ['course ⇄ ingest', 'ingest ⇄ transfer'];
 const KNOWN_BINDING_IMPORTS = [
-  // The router lists and forwards every tool through the bindings (issue 14: it should need contracts only).
+  // The local server and the contract generator run every domain in one process (the AWS router uses contracts only).
   'functions/all-tools.ts → functions/course/index.ts',
   'functions/all-tools.ts → functions/session/index.ts',
   'functions/all-tools.ts → functions/transfer/index.ts',
@@ -66,6 +66,23 @@ describe('import graph of functions/', () => {
       for (const b of targets) if (folders.get(b)?.has(a)) cycles.add([a, b].sort().join(' ⇄ '));
     }
     expect([...cycles].sort()).toEqual(KNOWN_FOLDER_CYCLES);
+  });
+
+  it('keeps every domain out of the AWS router: it reaches contracts, never a binding or the tutor', () => {
+    const next = new Map<string, string[]>();
+    for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+    const reached = new Set<string>();
+    const stack = ['functions/router/handler.ts'];
+    while (stack.length) {
+      const file = stack.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      stack.push(...(next.get(file) ?? []));
+    }
+    expect([...reached].filter((file) => file.includes('/contracts/')).length).toBeGreaterThan(30);
+    expect([...reached].filter((file) => /^functions\/(?!shared\/)[a-z]+\/(tools\/|handler\.ts$|index\.ts$)/.test(file) || file.includes('/tutor/'))).toEqual([
+      'functions/router/handler.ts',
+    ]);
   });
 
   it("imports a domain's tool bindings and Lambda entry only from inside the domain, beyond the listed seams", () => {

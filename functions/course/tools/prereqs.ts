@@ -1,85 +1,35 @@
-import * as z from 'zod/v4';
-import { defineTool } from '../../shared/tools/define-tool.js';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { CATALOG_TOOL, CourseRefInput, loadCourse } from '../course-lookup.js';
+import { bindTool } from '../../shared/tools/define-tool.js';
+import { loadCourse } from '../course-lookup.js';
 import { checkPrerequisites } from '../prerequisites/check.js';
 import { parsePrerequisites } from '../prerequisites/parser.js';
-import { ParseResultSchema, RequirementNodeSchema } from '../prerequisites/tree.js';
+import { prereqsContract } from '../contracts/prereqs.js';
 
-const CompletedSchema = z.strictObject({
-  course: z.string().min(3).max(64).describe('Course code, e.g. "CMPT 125" or "sfu:CMPT 125"'),
-  grade: z.string().trim().min(1).max(8).optional().describe('Letter grade ("B+") or percentage ("78%"), if known'),
-});
-
-export const prereqsTool = defineTool({
-  ...CATALOG_TOOL,
-  // The answer depends on the student's record, so only the parse is worth caching.
-  cacheable: false,
-  cacheTTL: undefined,
-  cacheVersion: undefined,
-  name: 'course_prereqs',
-  title: 'Prerequisites, parsed and checked',
-  description:
-    'Returns a course\'s prerequisite text and a parsed tree (AND/OR of courses with minimum grades, "or equivalent", ' +
-    'concurrency, and non-course conditions kept as text; clauses it could not parse are flagged, never dropped). Given the ' +
-    'courses a student completed (with grades), it answers whether they are satisfied and what is missing. Use this for "can I ' +
-    'take X?". Example: { "course": "sfu:CMPT 225", "completed": [{ "course": "CMPT 125", "grade": "B" }, { "course": "MACM 101" }] }.',
-  input: z.strictObject({
-    course: CourseRefInput,
-    completed: z.array(CompletedSchema).max(200).optional().describe('Courses the student has completed, with grades when known'),
-    inProgress: optionalField(z.array(z.string().min(3).max(64)).max(50).describe('Courses the student is taking now (count only where concurrent enrolment is allowed)')),
-  }),
-  output: z.object({
-    course: z.string(),
-    text: z.string().nullable().describe('The prerequisite text as published'),
-    parsed: ParseResultSchema,
-    check: z
-      .object({
-        satisfied: z.union([z.boolean(), z.literal('unknown')]).describe('true, false, or "unknown" when something cannot be verified'),
-        missing: z.array(RequirementNodeSchema).describe('The smallest unmet parts of the tree'),
-        unmetConditions: z.array(z.string()).describe('Non-course conditions that could not be verified'),
-        explanation: z.array(z.string()),
-      })
-      .nullable()
-      .describe('Present when completed courses were given'),
-  }),
-  responseTime: 'fast',
-  tags: ['catalog', 'prerequisites'],
-  examples: [
-    { description: 'Parse SFU CMPT 225 prerequisites', input: { course: 'sfu:CMPT 225' }, expect: 'success' },
-    {
-      description: 'Check a student record against them',
-      input: { course: 'sfu:CMPT 225', completed: [{ course: 'CMPT 125', grade: 'B' }, { course: 'MACM 101', grade: 'C' }] },
-      expect: 'success',
+export const prereqsTool = bindTool(prereqsContract, async (args, ctx) => {
+  const { view } = await loadCourse(ctx, args.course);
+  const text = view.prerequisitesText;
+  const parsed = parsePrerequisites(text ?? '', { institution: view.institution, defaultSubject: view.subject });
+  const check = args.completed
+    ? checkPrerequisites(
+        parsed.tree,
+        args.completed.map((c) => ({ code: c.course.includes(':') ? c.course.split(':')[1]! : c.course, ...(c.grade ? { grade: c.grade } : {}) })),
+        { concurrent: args.inProgress?.map((c) => (c.includes(':') ? c.split(':')[1]! : c)) },
+      )
+    : null;
+  return {
+    data: { course: view.ref, text, parsed, check },
+    hints: {
+      confidence: [
+        { name: 'fully-parsed', value: parsed.fullyParsed ? 1 : 0.4 },
+        { name: 'text-available', value: text ? 1 : 0.5 },
+        ...(check ? [{ name: 'check-decided', value: check.satisfied === 'unknown' ? 0.5 : 1 }] : []),
+      ],
+      warnings: parsed.fullyParsed
+        ? []
+        : [{ type: 'validation', severity: 'medium', message: `Could not parse: ${parsed.unparsedClauses.join(' | ')}`, suggestedFix: 'Read the original text to the student for these parts' }],
+      nextActions: check?.satisfied === false ? [{ action: 'plan-missing', priority: 'high', tool: 'tn_course_schedule', description: 'find when the missing courses are offered' }] : [],
+      assumptions: ['Prerequisite text as published in the source catalog; departments may grant exceptions'],
+      validityPeriod: 'long',
     },
-  ],
-  async handler(args, ctx) {
-    const { view } = await loadCourse(ctx, args.course);
-    const text = view.prerequisitesText;
-    const parsed = parsePrerequisites(text ?? '', { institution: view.institution, defaultSubject: view.subject });
-    const check = args.completed
-      ? checkPrerequisites(
-          parsed.tree,
-          args.completed.map((c) => ({ code: c.course.includes(':') ? c.course.split(':')[1]! : c.course, ...(c.grade ? { grade: c.grade } : {}) })),
-          { concurrent: args.inProgress?.map((c) => (c.includes(':') ? c.split(':')[1]! : c)) },
-        )
-      : null;
-    return {
-      data: { course: view.ref, text, parsed, check },
-      hints: {
-        confidence: [
-          { name: 'fully-parsed', value: parsed.fullyParsed ? 1 : 0.4 },
-          { name: 'text-available', value: text ? 1 : 0.5 },
-          ...(check ? [{ name: 'check-decided', value: check.satisfied === 'unknown' ? 0.5 : 1 }] : []),
-        ],
-        warnings: parsed.fullyParsed
-          ? []
-          : [{ type: 'validation', severity: 'medium', message: `Could not parse: ${parsed.unparsedClauses.join(' | ')}`, suggestedFix: 'Read the original text to the student for these parts' }],
-        nextActions: check?.satisfied === false ? [{ action: 'plan-missing', priority: 'high', tool: 'tn_course_schedule', description: 'find when the missing courses are offered' }] : [],
-        assumptions: ['Prerequisite text as published in the source catalog; departments may grant exceptions'],
-        validityPeriod: 'long',
-      },
-      ...(parsed.fullyParsed ? {} : { instruction: 'Some of the prerequisite text could not be parsed; quote those clauses to the student rather than guessing.' }),
-    };
-  },
+    ...(parsed.fullyParsed ? {} : { instruction: 'Some of the prerequisite text could not be parsed; quote those clauses to the student rather than guessing.' }),
+  };
 });

@@ -1,80 +1,33 @@
-import * as z from 'zod/v4';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { defineTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../shared/tools/define-tool.js';
 import { askTutor } from '../ask.js';
-import { ClientEventIdInput, DeviceIdInput, CurrentSessionIdInput } from '../session-model.js';
 import { createLanguageModel } from '../tutor/language-model.js';
 import { sessionIdFor } from '../session-store.js';
-import { EXAMPLE_SESSION_ID, WRITE } from './session-tool.js';
+import { askContract } from '../contracts/ask.js';
 
-const input = z.strictObject({
-  sessionId: CurrentSessionIdInput,
-  message: z.string().min(1).max(10_000).describe('The student\'s message to the tutor (1-10000 characters)'),
-  clientEventId: optionalField(ClientEventIdInput),
-  draft: z.boolean().default(false).describe('true stores the message as a pending draft without sending it; send it later with the same clientEventId and draft false'),
-  deviceId: optionalField(DeviceIdInput),
-});
-
-const output = z.object({
-  sessionId: z.ulid().describe('The session asked in (the current one when the call omitted it)'),
-  response: z.string().describe('The tutor\'s answer; empty for a draft'),
-  eventsEmitted: z.array(z.ulid()).describe('eventIds this ask wrote to the log (question, answer; the draft first when it was one)'),
-  status: z.enum(['answered', 'draft', 'replayed']).describe('"replayed": the clientEventId was answered before, nothing was charged again'),
-  clientEventId: z.string().describe('The idempotency key used (generated when not given)'),
-  questionSeq: z.number().int(),
-  answerSeq: z.number().int().nullable(),
-  model: z.object({ source: z.enum(['byok', 'operator']), provider: z.string(), model: z.string() }).nullable(),
-  lookups: z.array(z.string()).describe('Catalog and transfer tools the tutor called while answering'),
-});
-
-export const askTool = defineTool({
-  ...WRITE,
-  name: 'session_ask',
-  title: 'Ask the tutor',
-  description:
-    'Sends the student\'s message in a session and returns the tutor\'s answer; use it for every turn of the conversation. The answer is grounded in the session\'s course and streams as ' +
-    'progress notifications when the call carries a progressToken. Pass a clientEventId so a retry never sends twice; draft: true ' +
-    'stores the message without sending it. Each sent message uses one prompt of the daily quota. ' +
-    'Example: ask "How do I write a for loop over a list?" in a CMPT 120 session.',
-  input,
-  output,
-  responseTime: 'slow',
-  idempotent: false,
-  openWorld: true,
-  tags: ['tutoring', 'session', 'streaming'],
-  examples: [
-    {
-      description: 'Ask in a session that does not exist',
-      input: { sessionId: EXAMPLE_SESSION_ID, message: 'What is a variable?', clientEventId: 'cli-0001' },
-      expect: 'NOT_FOUND',
+export const askTool = bindTool(askContract, async (args, ctx) => {
+  const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
+  const outcome = await askTutor(ctx, createLanguageModel, {
+    sessionId,
+    message: args.message,
+    clientEventId: args.clientEventId,
+    draft: args.draft,
+    deviceId: args.deviceId ?? null,
+  });
+  const confidence = [
+    { name: 'answered', value: outcome.status === 'draft' ? 0 : 1 },
+    { name: 'catalog-grounded', value: outcome.lookups.length ? 1 : 0.6, weight: 0.5 },
+  ];
+  return {
+    data: { sessionId, ...outcome },
+    hints: {
+      confidence,
+      nextActions:
+        outcome.status === 'draft'
+          ? [{ action: 'send-draft', priority: 'medium', tool: 'tn_session_ask', description: 'send the draft', data: { sessionId, clientEventId: outcome.clientEventId, draft: false } }]
+          : [{ action: 'continue', priority: 'medium', tool: 'tn_session_ask', description: 'ask a follow-up question', data: { sessionId } }],
+      assumptions: outcome.status === 'replayed' ? ['This clientEventId was answered before; the first answer is returned and nothing was charged'] : [],
+      validityPeriod: 'indefinite',
     },
-    { description: 'An empty message is refused', input: { sessionId: EXAMPLE_SESSION_ID, message: '' }, expect: 'BAD_REQUEST' },
-  ],
-  async handler(args, ctx) {
-    const sessionId = await sessionIdFor(ctx.services.store, ctx.principal, args.sessionId, ctx.now());
-    const outcome = await askTutor(ctx, createLanguageModel, {
-      sessionId,
-      message: args.message,
-      clientEventId: args.clientEventId,
-      draft: args.draft,
-      deviceId: args.deviceId ?? null,
-    });
-    const confidence = [
-      { name: 'answered', value: outcome.status === 'draft' ? 0 : 1 },
-      { name: 'catalog-grounded', value: outcome.lookups.length ? 1 : 0.6, weight: 0.5 },
-    ];
-    return {
-      data: { sessionId, ...outcome },
-      hints: {
-        confidence,
-        nextActions:
-          outcome.status === 'draft'
-            ? [{ action: 'send-draft', priority: 'medium', tool: 'tn_session_ask', description: 'send the draft', data: { sessionId, clientEventId: outcome.clientEventId, draft: false } }]
-            : [{ action: 'continue', priority: 'medium', tool: 'tn_session_ask', description: 'ask a follow-up question', data: { sessionId } }],
-        assumptions: outcome.status === 'replayed' ? ['This clientEventId was answered before; the first answer is returned and nothing was charged'] : [],
-        validityPeriod: 'indefinite',
-      },
-      instruction: outcome.status === 'draft' ? 'The message is saved as a draft and was not sent to the tutor.' : 'Show the tutor\'s response to the student as written.',
-    };
-  },
+    instruction: outcome.status === 'draft' ? 'The message is saved as a draft and was not sent to the tutor.' : 'Show the tutor\'s response to the student as written.',
+  };
 });

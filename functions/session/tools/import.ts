@@ -1,79 +1,32 @@
-import * as z from 'zod/v4';
-import { defineTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../shared/tools/define-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { requireUserId } from '../../shared/tools/tool-context.js';
 import { importSnapshot } from '../session-import.js';
-import { checksumOf, inUtc, SessionSnapshotSchema, snapshotProblems } from '../snapshot.js';
-import { WRITE } from './session-tool.js';
+import { checksumOf, inUtc, snapshotProblems } from '../snapshot.js';
+import { importContract } from '../contracts/import.js';
 
-export const importTool = defineTool({
-  ...WRITE,
-  access: 'user',
-  name: 'session_import',
-  title: 'Import a session snapshot',
-  description:
-    'Restores a snapshot made by tn_session_export as the caller\'s session; use it when a session is not on this server (expired or exported elsewhere). Returns its status and latest seq. The snapshot is restored under its original sessionId (or, when that id is not the caller\'s to use, under an id of the caller\'s own: use the sessionId in the answer), after verifying its ' +
-    'checksum and that its seqs run 1..n. Importing the same snapshot again changes nothing ("already-present"). ' +
-    'Example: the web app imports the snapshot the CLI exported after the session expired on the server.',
-  input: z.strictObject({ snapshot: SessionSnapshotSchema.describe('The exact output of tn_session_export') }),
-  output: z.object({
-    status: z.enum(['imported', 'already-present']),
-    sessionId: z.ulid(),
-    latestSeq: z.number().int(),
-    expiresAt: z.iso.datetime(),
-  }),
-  responseTime: 'medium',
-  idempotent: true,
-  tags: ['tutoring', 'session', 'sync', 'export'],
-  examples: [
-    {
-      description: 'A snapshot whose checksum does not match is refused',
-      input: {
-        snapshot: {
-          schemaVersion: 'tutor-nexus.session-export/1',
-          session: {
-            sessionId: '01JD0000000000000000000000',
-            status: 'active',
-            owner: 'user',
-            context: { course: null, courseTitle: null, topic: 'loops', tutoringStyle: 'socratic', language: 'en' },
-            createdAt: '2026-11-22T10:00:00.000Z',
-            lastActivityAt: '2026-11-22T10:00:00.000Z',
-            expiresAt: '2026-12-22T10:00:00.000Z',
-            endedAt: null,
-            latestSeq: 0,
-            course: null,
-          },
-          events: [],
-          exportedAt: '2026-11-22T10:05:00.000Z',
-          checksum: `sha256:${'0'.repeat(64)}`,
-        },
-      },
-      expect: 'UNPROCESSABLE_ENTITY',
+export const importTool = bindTool(importContract, async (args, ctx) => {
+  const ownerId = requireUserId(ctx);
+  const { snapshot } = args;
+  if (checksumOf(snapshot) !== snapshot.checksum) {
+    throw new ToolError(
+      'UNPROCESSABLE_ENTITY',
+      'The snapshot\'s checksum does not match its content: it was modified or truncated.',
+      { reason: 'checksum mismatch', fields: [{ field: 'snapshot.checksum', message: 'does not match the canonical JSON of the snapshot' }] },
+      'Export the session again with tn_session_export and import that snapshot unchanged.',
+    );
+  }
+  const problems = snapshotProblems(snapshot);
+  if (problems.length) {
+    throw new ToolError('UNPROCESSABLE_ENTITY', 'The snapshot is inconsistent.', { reason: problems.join('; '), fields: [{ field: 'snapshot.events', message: problems[0]! }] });
+  }
+  const result = await importSnapshot(ctx.services.store, { snapshot: inUtc(snapshot), ownerId, now: ctx.now(), retentionDays: ctx.services.config.tutor.retentionDays });
+  return {
+    data: result,
+    hints: {
+      confidence: [{ name: 'checksum-verified', value: 1 }],
+      nextActions: [{ action: 'resume', priority: 'high', tool: 'tn_session_resume', description: 'continue the session', data: { sessionId: result.sessionId } }],
+      validityPeriod: 'long',
     },
-  ],
-  async handler(args, ctx) {
-    const ownerId = requireUserId(ctx);
-    const { snapshot } = args;
-    if (checksumOf(snapshot) !== snapshot.checksum) {
-      throw new ToolError(
-        'UNPROCESSABLE_ENTITY',
-        'The snapshot\'s checksum does not match its content: it was modified or truncated.',
-        { reason: 'checksum mismatch', fields: [{ field: 'snapshot.checksum', message: 'does not match the canonical JSON of the snapshot' }] },
-        'Export the session again with tn_session_export and import that snapshot unchanged.',
-      );
-    }
-    const problems = snapshotProblems(snapshot);
-    if (problems.length) {
-      throw new ToolError('UNPROCESSABLE_ENTITY', 'The snapshot is inconsistent.', { reason: problems.join('; '), fields: [{ field: 'snapshot.events', message: problems[0]! }] });
-    }
-    const result = await importSnapshot(ctx.services.store, { snapshot: inUtc(snapshot), ownerId, now: ctx.now(), retentionDays: ctx.services.config.tutor.retentionDays });
-    return {
-      data: result,
-      hints: {
-        confidence: [{ name: 'checksum-verified', value: 1 }],
-        nextActions: [{ action: 'resume', priority: 'high', tool: 'tn_session_resume', description: 'continue the session', data: { sessionId: result.sessionId } }],
-        validityPeriod: 'long',
-      },
-    };
-  },
+  };
 });

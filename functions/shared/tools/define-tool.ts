@@ -71,3 +71,29 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(definitio
 // The registry stores definitions of many shapes; handlers are only called with parsed input.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyToolDefinition = ToolDefinition<any, any>;
+
+/** A tool's contract: everything but the handler. What the router, the docs and other domains import. */
+export type ToolContract<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> = Omit<ToolDefinition<I, O>, 'handler'>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyToolContract = ToolContract<any, any>;
+
+/** Identity function that keeps a contract's input and output types tied together. */
+export function defineContract<I extends z.ZodObject, O extends z.ZodType>(contract: ToolContract<I, O>): ToolContract<I, O> {
+  return contract;
+}
+
+/** Binds a contract to the domain call that serves it (the tool file of its domain). */
+export function bindTool<I extends z.ZodObject, O extends z.ZodType>(contract: ToolContract<I, O>, handler: ToolDefinition<I, O>['handler']): ToolDefinition<I, O> {
+  return { ...contract, handler };
+}
+
+/**
+ * A contract served where it never runs: the AWS router lists every tool and forwards each call to its
+ * domain's function, so it needs no handler (and bundles none of the domains).
+ */
+export function forwardedOnly(contract: AnyToolContract): AnyToolDefinition {
+  return {
+    ...contract,
+    handler: () => Promise.reject(new Error(`${contract.name} runs in the ${contract.domain} function; this process only forwards it`)),
+  };
+}

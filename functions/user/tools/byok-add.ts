@@ -1,94 +1,40 @@
-import * as z from 'zod/v4';
-import { defineTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../shared/tools/define-tool.js';
 import { requireUserId } from '../../shared/tools/tool-context.js';
 import { checkBaseUrl } from '../../shared/net/outbound-url.js';
-import { addCredential, checkKeyFormat, CredentialSummarySchema, ProviderSchema } from '../byok-credentials.js';
+import { addCredential, checkKeyFormat } from '../byok-credentials.js';
 import { getSubscription, planLimits } from '../plans.js';
+import { byokAddContract } from '../contracts/byok-add.js';
 
-const input = z
-  .strictObject({
-    provider: ProviderSchema.describe('LLM provider: "openai", "anthropic", or "openai-compatible" (any server speaking the OpenAI API)'),
-    apiKey: z.string().min(8).max(512).describe('The provider API key. Stored encrypted; never returned, only its last four characters'),
-    label: z.string().trim().min(1).max(64).optional().describe('A name to tell keys apart, e.g. "personal" (defaults to the provider name)'),
-    baseUrl: z.string().max(2048).optional().describe('Required for openai-compatible: the API base URL, e.g. https://api.together.xyz/v1'),
-    model: z.string().trim().min(1).max(128).optional().describe('Required for openai-compatible: the model id to use, e.g. "llama-3.1-70b"'),
-  })
-  .superRefine((value, ctx) => {
-    if (value.provider === 'openai-compatible') {
-      if (!value.baseUrl) ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: 'baseUrl is required for openai-compatible' });
-      if (!value.model) ctx.addIssue({ code: 'custom', path: ['model'], message: 'model is required for openai-compatible' });
-    }
+export const byokAddTool = bindTool(byokAddContract, async (args, ctx) => {
+  const userId = requireUserId(ctx);
+  checkKeyFormat(args.provider, args.apiKey);
+  const baseUrl = args.baseUrl ? await checkBaseUrl(args.baseUrl, ctx.services.config.runtime) : undefined;
+  const subscription = await getSubscription(ctx.services.store, userId);
+  const credential = await addCredential(ctx.services, {
+    userId,
+    provider: args.provider,
+    apiKey: args.apiKey,
+    label: args.label ?? args.provider,
+    baseUrl,
+    model: args.model,
+    maxCredentials: planLimits(subscription.plan, ctx.services.config).maxByokCredentials,
+    now: ctx.now(),
   });
-
-export const byokAddTool = defineTool({
-  name: 'user_byok_add',
-  domain: 'user',
-  title: 'Add a BYOK credential',
-  description:
-    'Stores the user\'s own LLM API key (OpenAI, Anthropic, or an OpenAI-compatible server) encrypted at rest, for the tutor to use. ' +
-    'Use this when the user wants tutoring billed to their own provider account. Returns the new credentialId, provider, label and ' +
-    'the key\'s last four characters; the key itself is never returned. Example: add an Anthropic key labelled "personal".',
-  version: '1.0.0',
-  input,
-  output: CredentialSummarySchema,
-  category: 'mutation',
-  permissions: ['byok:write'],
-  access: 'user',
-  responseTime: 'fast',
-  cacheable: false,
-  idempotent: false,
-  tags: ['byok', 'credentials', 'settings'],
-  rateLimit: { maxCalls: 10, windowMs: 60_000 },
-  examples: [
-    {
-      description: 'Add an Anthropic key',
-      input: { provider: 'anthropic', apiKey: 'sk-ant-api03-EXAMPLEEXAMPLEEXAMPLE1234', label: 'personal' },
-      expect: 'success',
-      output: {
-        credentialId: '01JD0000000000000000000000',
-        provider: 'anthropic',
-        label: 'personal',
-        last4: '1234',
-        createdAt: '2026-11-22T10:00:00.000Z',
-      },
+  return {
+    data: credential,
+    hints: {
+      confidence: [{ name: 'stored-and-encrypted', value: 1 }, { name: 'key-format-checked', value: 1 }, { name: 'key-verified-with-provider', value: 0, weight: 0.25 }],
+      nextActions: [
+        {
+          action: 'set-default-credential',
+          priority: 'medium',
+          tool: 'tn_user_preferences_set',
+          description: 'make this the default key for tutoring',
+          data: { defaultCredentialId: credential.credentialId },
+        },
+      ],
+      assumptions: ['The key is valid at the provider; it is format-checked here and first used on the next tutoring turn'],
+      validityPeriod: 'indefinite',
     },
-    {
-      description: 'An OpenAI key given as Anthropic is refused',
-      input: { provider: 'anthropic', apiKey: 'sk-proj-EXAMPLEEXAMPLEEXAMPLE' },
-      expect: 'BAD_REQUEST',
-    },
-  ],
-  async handler(args, ctx) {
-    const userId = requireUserId(ctx);
-    checkKeyFormat(args.provider, args.apiKey);
-    const baseUrl = args.baseUrl ? await checkBaseUrl(args.baseUrl, ctx.services.config.runtime) : undefined;
-    const subscription = await getSubscription(ctx.services.store, userId);
-    const credential = await addCredential(ctx.services, {
-      userId,
-      provider: args.provider,
-      apiKey: args.apiKey,
-      label: args.label ?? args.provider,
-      baseUrl,
-      model: args.model,
-      maxCredentials: planLimits(subscription.plan, ctx.services.config).maxByokCredentials,
-      now: ctx.now(),
-    });
-    return {
-      data: credential,
-      hints: {
-        confidence: [{ name: 'stored-and-encrypted', value: 1 }, { name: 'key-format-checked', value: 1 }, { name: 'key-verified-with-provider', value: 0, weight: 0.25 }],
-        nextActions: [
-          {
-            action: 'set-default-credential',
-            priority: 'medium',
-            tool: 'tn_user_preferences_set',
-            description: 'make this the default key for tutoring',
-            data: { defaultCredentialId: credential.credentialId },
-          },
-        ],
-        assumptions: ['The key is valid at the provider; it is format-checked here and first used on the next tutoring turn'],
-        validityPeriod: 'indefinite',
-      },
-    };
-  },
+  };
 });

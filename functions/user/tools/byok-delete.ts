@@ -1,56 +1,19 @@
-import * as z from 'zod/v4';
-import { defineTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../shared/tools/define-tool.js';
 import { requireUserId } from '../../shared/tools/tool-context.js';
 import { deleteCredential } from '../byok-credentials.js';
+import { byokDeleteContract } from '../contracts/byok-delete.js';
 
-export const CONFIRM_DELETE_BYOK = 'DELETE_BYOK_CREDENTIAL';
-
-export const byokDeleteTool = defineTool({
-  name: 'user_byok_delete',
-  domain: 'user',
-  title: 'Delete a BYOK credential',
-  description:
-    'REQUIRES EXPLICIT USER INSTRUCTION. Permanently deletes one stored LLM API key; if it was the default credential, the default ' +
-    'is cleared too. Use this only when the user asks to remove a key. Returns the deleted credentialId. Deleting a key that does ' +
-    `not exist is NOT_FOUND. Example: delete credential 01JD… with confirm "${CONFIRM_DELETE_BYOK}".`,
-  version: '1.0.0',
-  input: z.strictObject({
-    credentialId: z.ulid().describe('The credentialId to delete, from tn_user_byok_list'),
-    confirm: z.literal(CONFIRM_DELETE_BYOK).describe(`Must be exactly "${CONFIRM_DELETE_BYOK}" to confirm the user asked for this deletion`),
-  }),
-  output: z.object({
-    credentialId: z.ulid(),
-    deleted: z.literal(true),
-    deletedAt: z.iso.datetime(),
-  }),
-  category: 'mutation',
-  permissions: ['byok:write'],
-  access: 'user',
-  responseTime: 'fast',
-  cacheable: false,
-  idempotent: false,
-  destructive: true,
-  tags: ['byok', 'credentials', 'settings'],
-  examples: [
-    {
-      description: 'Deleting an unknown credential is NOT_FOUND',
-      input: { credentialId: '01JD0000000000000000000000', confirm: CONFIRM_DELETE_BYOK },
-      expect: 'NOT_FOUND',
+export const byokDeleteTool = bindTool(byokDeleteContract, async (args, ctx) => {
+  const userId = requireUserId(ctx);
+  const now = ctx.now();
+  await deleteCredential(ctx.services.store, { userId, credentialId: args.credentialId, now });
+  return {
+    data: { credentialId: args.credentialId, deleted: true as const, deletedAt: now.toISOString() },
+    hints: {
+      confidence: [{ name: 'conditional-delete-succeeded', value: 1 }],
+      nextActions: [{ action: 'review-credentials', priority: 'low', tool: 'tn_user_byok_list', description: 'check the remaining keys' }],
+      validityPeriod: 'indefinite',
     },
-    { description: 'Without the confirmation literal the call is refused', input: { credentialId: '01JD0000000000000000000000' }, expect: 'BAD_REQUEST' },
-  ],
-  async handler(args, ctx) {
-    const userId = requireUserId(ctx);
-    const now = ctx.now();
-    await deleteCredential(ctx.services.store, { userId, credentialId: args.credentialId, now });
-    return {
-      data: { credentialId: args.credentialId, deleted: true as const, deletedAt: now.toISOString() },
-      hints: {
-        confidence: [{ name: 'conditional-delete-succeeded', value: 1 }],
-        nextActions: [{ action: 'review-credentials', priority: 'low', tool: 'tn_user_byok_list', description: 'check the remaining keys' }],
-        validityPeriod: 'indefinite',
-      },
-      instruction: 'Tell the user the key was deleted. It cannot be recovered; they must add it again to use it.',
-    };
-  },
+    instruction: 'Tell the user the key was deleted. It cannot be recovered; they must add it again to use it.',
+  };
 });

@@ -1,42 +1,17 @@
-import * as z from 'zod/v4';
-import { defineTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../shared/tools/define-tool.js';
 import { requireUserId } from '../../shared/tools/tool-context.js';
-import { getSubscription, planLimits, PlanLimitsSchema, PlanSchema } from '../plans.js';
+import { getSubscription, planLimits } from '../plans.js';
+import { subscriptionContract } from '../contracts/subscription.js';
 
-export const subscriptionTool = defineTool({
-  name: 'user_subscription',
-  domain: 'user',
-  title: 'Get subscription status',
-  description:
-    'Returns the user\'s plan (free, pro or institution), its status, its limits (prompts per day, BYOK credentials) and the ' +
-    'renewal date. Use this when the user asks what their plan includes or why a limit applies. Example: "am I on the free plan?"',
-  version: '1.0.0',
-  input: z.strictObject({}),
-  output: z.object({
-    plan: PlanSchema,
-    status: z.enum(['active', 'past_due', 'cancelled']),
-    limits: PlanLimitsSchema,
-    since: z.iso.datetime().nullable().describe('When the current plan started; null for the default free plan'),
-    renewsAt: z.iso.datetime().nullable().describe('Next renewal; null for the free plan'),
-  }),
-  category: 'query',
-  permissions: ['subscription:read'],
-  access: 'user',
-  responseTime: 'fast',
-  cacheable: false,
-  idempotent: true,
-  tags: ['subscription', 'limits', 'settings'],
-  examples: [{ description: 'Plan and limits', input: {}, expect: 'success' }],
-  async handler(_args, ctx) {
-    const subscription = await getSubscription(ctx.services.store, requireUserId(ctx));
-    return {
-      data: { ...subscription, limits: planLimits(subscription.plan, ctx.services.config) },
-      hints: {
-        confidence: [{ name: 'stored-record', value: subscription.since ? 1 : 0.8 }],
-        assumptions: subscription.since ? [] : ['No subscription record: the user is on the default free plan'],
-        nextActions: [{ action: 'check-usage', priority: 'low', tool: 'tn_user_quota', description: 'see how much of the limits is used' }],
-        validityPeriod: 'long',
-      },
-    };
-  },
+export const subscriptionTool = bindTool(subscriptionContract, async (_args, ctx) => {
+  const subscription = await getSubscription(ctx.services.store, requireUserId(ctx));
+  return {
+    data: { ...subscription, limits: planLimits(subscription.plan, ctx.services.config) },
+    hints: {
+      confidence: [{ name: 'stored-record', value: subscription.since ? 1 : 0.8 }],
+      assumptions: subscription.since ? [] : ['No subscription record: the user is on the default free plan'],
+      nextActions: [{ action: 'check-usage', priority: 'low', tool: 'tn_user_quota', description: 'see how much of the limits is used' }],
+      validityPeriod: 'long',
+    },
+  };
 });

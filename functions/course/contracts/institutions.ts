@@ -1,0 +1,34 @@
+import * as z from 'zod/v4';
+import { defineContract } from '../../shared/tools/define-tool.js';
+import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
+import { CATALOG_TOOL } from '../course-lookup.js';
+
+export const InstitutionSchema = z.object({
+  id: z.string().describe('Slug used in course references, e.g. "sfu"'),
+  name: z.string(),
+  bctgCode: z.string().optional().describe('BC Transfer Guide code, e.g. "UBCV"'),
+  sources: z.array(
+    z.object({
+      source: z.string(),
+      lastIngestedAt: z.iso.datetime(),
+      records: z.number().int(),
+      nextScheduledRun: z.iso.datetime().nullable().describe('When scheduled ingestion runs next; null when not scheduled (local)'),
+    }),
+  ),
+  lastIngestedAt: z.iso.datetime().nullable(),
+});
+
+export const institutionsContract = defineContract({
+  ...CATALOG_TOOL,
+  name: 'course_institutions',
+  title: 'List institutions',
+  description:
+    'Lists the institutions Tutor Nexus knows, with the slug to use in course references, the BC Transfer Guide code, and per ' +
+    'data source when it was last ingested and when the next scheduled ingestion runs. Use this to find the right institution id ' +
+    'or to tell a student how fresh the data is. Returns a page of institutions. Example: {}.',
+  input: z.strictObject({ ...PaginationInput }),
+  output: paginated(InstitutionSchema),
+  responseTime: 'fast',
+  tags: ['catalog', 'institutions'],
+  examples: [{ description: 'All institutions', input: {}, expect: 'success' }],
+});

@@ -1,0 +1,38 @@
+import * as z from 'zod/v4';
+import { defineContract } from '../../shared/tools/define-tool.js';
+import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
+import { CATALOG_TOOL } from '../course-lookup.js';
+
+export const HitSchema = z.object({
+  ref: z.string(),
+  title: z.string().nullable(),
+  credits: z.number().nullable(),
+  institution: z.string(),
+  level: z.number().int(),
+  score: z.number().describe('Relevance (BM25); higher is better, comparable only within one search'),
+  snippet: z.string().nullable().describe('Start of the description'),
+});
+
+export const searchContract = defineContract({
+  ...CATALOG_TOOL,
+  name: 'course_search',
+  title: 'Search courses',
+  description:
+    'Ranked full-text search over course codes, titles and descriptions, optionally within one institution, subject or year ' +
+    'level. Use this when the student describes a topic ("data structures", "linear algebra") or a partial code. Returns a page ' +
+    'of matches with refs to pass to tn_course_get. Example: { "query": "data structures", "institution": "sfu" }.',
+  input: z.strictObject({
+    query: z.string().trim().min(1).max(200).describe('Words or a course code, e.g. "data structures" or "CMPT 225"'),
+    institution: z.string().min(2).max(40).optional().describe('Institution slug or code, e.g. "sfu", "UBCV", "langara"'),
+    subject: z.string().regex(/^[A-Za-z]{2,5}$/).optional().describe('Subject code, e.g. "CMPT"'),
+    level: z.number().int().min(1).max(9).optional().describe('Year level: 1 for 100-level (1000-level at Langara), 2 for 200-level, …'),
+    ...PaginationInput,
+  }),
+  output: paginated(HitSchema),
+  responseTime: 'fast',
+  tags: ['catalog', 'search'],
+  examples: [
+    { description: 'Data structures at SFU', input: { query: 'data structures', institution: 'sfu', limit: 5 }, expect: 'success' },
+    { description: 'An empty query is refused', input: { query: '' }, expect: 'BAD_REQUEST' },
+  ],
+});
