@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { deleteAll } from '../shared/store/batch-writes.js';
 import type { Store } from '../shared/store/dynamo-client.js';
+import { queryAll } from '../shared/store/query-all.js';
 import { ENTITY, oauthKeys } from '../shared/store/keys.js';
 
 /** Models whose artifacts belong to a grant: revoking the grant removes them. */
@@ -95,22 +96,12 @@ export class OAuthStore implements Adapter {
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
-    const keys: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.store.doc.send(
-        new QueryCommand({
-          TableName: this.store.tableName,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :grant',
-          ExpressionAttributeValues: { ':grant': oauthKeys.grantIndex(hashOf(grantId)) },
-          ProjectionExpression: 'PK, SK',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      keys.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const keys = await queryAll(this.store, {
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :grant',
+      ExpressionAttributeValues: { ':grant': oauthKeys.grantIndex(hashOf(grantId)) },
+      ProjectionExpression: 'PK, SK',
+    });
     await deleteAll(this.store, keys);
   }
 }

@@ -1,5 +1,6 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './dynamo-client.js';
+import { untilProcessed } from './unprocessed-retry.js';
 
 const BATCH_SIZE = 100;
 
@@ -13,15 +14,16 @@ export async function getAll(store: Store, keys: Record<string, unknown>[], onRe
   for (let i = 0; i < keys.length; i += BATCH_SIZE) chunks.push(keys.slice(i, i + BATCH_SIZE));
   await Promise.all(
     chunks.map(async (chunk) => {
-      let pending = chunk;
-      for (let attempt = 0; pending.length; attempt++) {
-        if (attempt > 5) throw new Error(`${pending.length} keys stayed unprocessed after retries`);
-        if (attempt) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-        onRequest();
-        const result = await store.doc.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending } } }));
-        found.push(...(result.Responses?.[store.tableName] ?? []));
-        pending = (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as Record<string, unknown>[];
-      }
+      await untilProcessed(
+        chunk,
+        async (pending) => {
+          onRequest();
+          const result = await store.doc.send(new BatchGetCommand({ RequestItems: { [store.tableName]: { Keys: pending } } }));
+          found.push(...(result.Responses?.[store.tableName] ?? []));
+          return (result.UnprocessedKeys?.[store.tableName]?.Keys ?? []) as Record<string, unknown>[];
+        },
+        { rounds: 6, firstDelayMs: 50 },
+      );
     }),
   );
   return found;

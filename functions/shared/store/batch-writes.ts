@@ -1,5 +1,6 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './dynamo-client.js';
+import { untilProcessed } from './unprocessed-retry.js';
 
 const BATCH_SIZE = 25;
 
@@ -30,11 +31,12 @@ async function writeAll(store: Store, requests: WriteRequest[], concurrency: num
 }
 
 async function writeBatch(store: Store, batch: WriteRequest[]): Promise<void> {
-  let pending = batch;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 8) throw new Error(`${pending.length} items stayed unprocessed after retries`);
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-    const result = await store.doc.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: pending } }));
-    pending = (result.UnprocessedItems?.[store.tableName] ?? []) as typeof pending;
-  }
+  await untilProcessed(
+    batch,
+    async (pending) => {
+      const result = await store.doc.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: pending } }));
+      return (result.UnprocessedItems?.[store.tableName] ?? []) as typeof pending;
+    },
+    { rounds: 9, firstDelayMs: 100 },
+  );
 }
