@@ -55,7 +55,7 @@ export const toolsListTool = defineTool({
     return {
       data: {
         domains,
-        tools: selected.map((tool) => ({
+        tools: registry.servedText(selected.map((tool) => ({
           name: registry.servedName(tool),
           title: tool.title,
           description: tool.description,
@@ -66,7 +66,7 @@ export const toolsListTool = defineTool({
           annotations: annotationsOf(tool),
           metadata: metadataOf(tool),
           ...(args.includeSchemas ? { inputSchema: jsonSchemasOf(tool).input, outputSchema: jsonSchemasOf(tool).output } : {}),
-        })),
+        }))),
       },
       hints: {
         confidence: [{ name: 'matched-share', value: selected.length ? 1 : 0 }],

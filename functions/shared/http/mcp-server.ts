@@ -26,7 +26,8 @@ export function buildMcpServer(args: {
   const server = new Server({ name: SERVICE_NAME, version: SERVICE_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
 
   server.setRequestHandler('tools/list', async () => ({
-    tools: registry.getAll().map((definition) => {
+    // Descriptions and schemas name tools as served (another TN_TOOL_PREFIX renames them everywhere).
+    tools: registry.servedText(registry.getAll().map((definition) => {
       const schemas = jsonSchemasOf(definition);
       return {
         name: registry.servedName(definition),
@@ -37,7 +38,7 @@ export function buildMcpServer(args: {
         annotations: annotationsOf(definition),
         _meta: { 'tutor-nexus/metadata': metadataOf(definition) },
       };
-    }),
+    })),
   }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {

@@ -40,7 +40,7 @@ export function buildOpenApiDocument(registry: ToolRegistry, serverUrl?: string)
     } as Parameters<typeof openapi.registerPath>[0]);
   }
 
-  return new OpenApiGeneratorV31(openapi.definitions).generateDocument({
+  return registry.servedText(new OpenApiGeneratorV31(openapi.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Tutor Nexus tools',
@@ -48,5 +48,5 @@ export function buildOpenApiDocument(registry: ToolRegistry, serverUrl?: string)
       description: 'REST twins of the Tutor Nexus MCP tools: POST the tool input, receive its output or an ErrorResponse.',
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
-  }) as unknown as Record<string, unknown>;
+  })) as unknown as Record<string, unknown>;
 }

@@ -87,14 +87,13 @@ export async function invokeTool(definition: AnyToolDefinition, rawInput: unknow
     }
     const hints = AgentHintsSchema.parse(buildAgentHints(withDeprecation(definition, outcome.hints)));
     if (definition.deprecated) log.warn('deprecated tool called', { replacement: definition.deprecated.replacement });
-    const result = {
-      ok: true as const,
-      data: outcome.data,
+    // What the server says (hints, instruction, next step) names tools as served; the data is the caller's own.
+    const said = request.registry.servedText({
       hints,
       ...(outcome.instruction ? { instruction: outcome.instruction } : {}),
       nextStep: outcome.nextStep ?? defaultNextStep(hints),
-      meta: meta(),
-    };
+    });
+    const result = { ok: true as const, data: outcome.data, ...said, meta: meta() };
     log.info('tool call', { outcome: 'success', executionTime: result.meta.executionTime, cached });
     recordToolCall({ tool: request.toolName, durationMs: result.meta.executionTime, outcome: 'success', cached });
     return result;
@@ -107,7 +106,8 @@ export async function invokeTool(definition: AnyToolDefinition, rawInput: unknow
       log.info('tool call', { outcome: 'error', code: mapped.response.code, executionTime: m.executionTime });
     }
     recordToolCall({ tool: request.toolName, durationMs: m.executionTime, outcome: 'error', errorCode: mapped.response.code, cached });
-    return { ok: false, error: mapped.response, status: mapped.status, instruction: mapped.instruction, meta: m };
+    const said = request.registry.servedText({ error: mapped.response, instruction: mapped.instruction });
+    return { ok: false, ...said, status: mapped.status, meta: m };
   }
 }
 

@@ -1,7 +1,10 @@
 import * as z from 'zod/v4';
-import type { AnyToolDefinition, Domain, ToolCategory } from './define-tool.js';
+import { DOMAINS, type AnyToolDefinition, type Domain, type ToolCategory } from './define-tool.js';
 
 const NAME_PATTERN = /^[a-z]+(_[a-z]+)+$/;
+
+/** How code and contracts name a tool in prose (`tn_session_ask`); served with the configured prefix. */
+const CANONICAL_NAME = new RegExp(`\\btn_(?=(?:${DOMAINS.join('|')})_[a-z])`, 'g');
 
 /**
  * Seed 001's registry, built per server instance from a list of definitions: nothing is registered
@@ -27,6 +30,22 @@ export class ToolRegistry {
 
   servedName(definition: Pick<AnyToolDefinition, 'name'>): string {
     return `${this.prefix}${definition.name}`;
+  }
+
+  /**
+   * Text that names tools (descriptions, error messages, hints, instructions) is written with the
+   * default prefix; a deployment with another TN_TOOL_PREFIX serves it with its own, so an agent is
+   * never pointed at a name that does not exist. Strings anywhere inside `value` are rendered.
+   */
+  servedText<T>(value: T): T {
+    if (this.prefix === 'tn_') return value;
+    const render = (item: unknown): unknown => {
+      if (typeof item === 'string') return item.replace(CANONICAL_NAME, this.prefix);
+      if (Array.isArray(item)) return item.map(render);
+      if (item && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, render(inner)]));
+      return item;
+    };
+    return render(value) as T;
   }
 
   get(servedName: string): AnyToolDefinition | undefined {
