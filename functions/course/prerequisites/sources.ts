@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseCsv } from '../../shared/csv.js';
 
 /**
  * Readers for the shipped sample data (data/sample). Used by the agreement measurement and the
@@ -65,7 +66,7 @@ export function ubcTexts(): SourceText[] {
 }
 
 export function langaraTexts(): SourceText[] {
-  const [header, ...rows] = parseCsv(readFileSync(`${SAMPLE_DIR}langara-prereqs/prerequisites-text.csv`, 'utf8'));
+  const [header, ...rows] = parseCsv(readFileSync(`${SAMPLE_DIR}langara-prereqs/prerequisites-text.csv`, 'utf8')).map((row) => row.fields);
   const column = (name: string) => header!.indexOf(name);
   return rows
     .filter((row) => row.length >= 3)
@@ -76,36 +77,6 @@ export function langaraTexts(): SourceText[] {
       field: 'prerequisites' as const,
       text: row[column('prerequisite_text')]!,
     }));
-}
-
-/** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and newlines. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(field);
-      field = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[i + 1] === '\n') i += 1;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += char;
-  }
-  if (field || row.length) rows.push([...row, field]);
-  return rows;
 }
 
 /** LLM-parsed SFU trees (schema SFUv1.1); see data/sample/sfu-prereq-parsed/SOURCE.md. */

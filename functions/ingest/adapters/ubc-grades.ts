@@ -1,5 +1,5 @@
 import type { AdapterContext, AdapterOutput, GradeDistribution, SourceAdapter } from '../../course/catalog-model.js';
-import { readCsvTable, rowCells, type CsvRow, type CsvTable } from './csv.js';
+import { readCsvTable, rowCells, type CsvRow, type CsvTable } from '../../shared/csv.js';
 import { RecordError, combine, courseCode, fileRejected, mapRecords, provenance, term, text } from './shared.js';
 
 const SOURCE = 'ubc-grades';
