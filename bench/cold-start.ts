@@ -33,7 +33,8 @@ export async function bundle(entry: string, outDir: string): Promise<string> {
   return outfile;
 }
 
-const HARNESS = `
+/** The Lambda streaming runtime reduced to its globals: loads a bundle (argv[2]) and answers one API Gateway event (argv[3]). */
+export const LAMBDA_HARNESS = `
 globalThis.awslambda = {
   streamifyResponse: (h) => h,
   HttpResponseStream: { from: (s, m) => { s.metadata = m; return s; } },
@@ -42,14 +43,15 @@ const { Writable } = await import('node:stream');
 const { handler } = await import(process.argv[2]);
 const chunks = [];
 const stream = new Writable({ write(c, _e, cb) { chunks.push(c); cb(); } });
-const event = {
+await handler(JSON.parse(process.argv[3]), stream, { functionName: 'bench', awsRequestId: 'r', getRemainingTimeInMillis: () => 30000 });
+process.stdout.write(JSON.stringify({ status: stream.metadata?.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+`;
+
+/** What the cold-start runs ask each bundle: a store-free call every domain serves. */
+const FIRST_EVENT = JSON.stringify({
   httpMethod: 'POST', path: '/v1/tools/tn_tools_list', headers: { host: 'x.execute-api.aws', 'content-type': 'application/json' },
   multiValueHeaders: {}, body: '{"domain":"user"}', isBase64Encoded: false, requestContext: {},
-};
-const context = { functionName: 'bench', awsRequestId: 'r', getRemainingTimeInMillis: () => 30000 };
-await handler(event, stream, context);
-process.stdout.write(JSON.stringify({ status: stream.metadata?.statusCode, bytes: Buffer.concat(chunks).length }));
-`;
+});
 
 function timeProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string }> {
   return new Promise((resolve, reject) => {
@@ -69,7 +71,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export async function measureColdStarts(runs: number) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-'));
   const harness = path.join(dir, 'harness.mjs');
-  await writeFile(harness, HARNESS);
+  await writeFile(harness, LAMBDA_HARNESS);
   const env = { ...process.env, TN_DATA_DIR: path.join(dir, 'data'), TN_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true', TN_RUNTIME: 'local' };
 
   const baselineRuns: number[] = [];
@@ -83,7 +85,7 @@ export async function measureColdStarts(runs: number) {
     const gzipBytes = gzipSync(await readFile(file)).length;
     const times: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const { ms, stdout } = await timeProcess([harness, file], env);
+      const { ms, stdout } = await timeProcess([harness, file, FIRST_EVENT], env);
       const result = JSON.parse(stdout);
       if (result.status !== 200) throw new Error(`${domain} bundle answered ${result.status}`);
       times.push(ms);

@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { bundle, DOMAIN_ENTRIES } from '../../bench/cold-start.js';
+import { bundle, DOMAIN_ENTRIES, LAMBDA_HARNESS } from '../../bench/cold-start.js';
 
 /**
  * What CDK deploys is an esbuild bundle, not the sources the other tests import: module order and
@@ -11,24 +11,11 @@ import { bundle, DOMAIN_ENTRIES } from '../../bench/cold-start.js';
  * stack bundles it, loaded in a fresh process with the Lambda streaming runtime's globals, and asked
  * for one request.
  */
-const HARNESS = `
-globalThis.awslambda = {
-  streamifyResponse: (h) => h,
-  HttpResponseStream: { from: (s, m) => { s.metadata = m; return s; } },
-};
-const { Writable } = await import('node:stream');
-const { handler } = await import(process.argv[2]);
-const chunks = [];
-const stream = new Writable({ write(c, _e, cb) { chunks.push(c); cb(); } });
-const event = JSON.parse(process.argv[3]);
-await handler(event, stream, { functionName: 'bundle-test', awsRequestId: 'r', getRemainingTimeInMillis: () => 30000 });
-process.stdout.write(JSON.stringify({ status: stream.metadata?.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-`;
 
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'tn-bundles-'));
-  await writeFile(path.join(dir, 'harness.mjs'), HARNESS);
+  await writeFile(path.join(dir, 'harness.mjs'), LAMBDA_HARNESS);
 });
 
 function run(file: string, event: unknown, env: Record<string, string>): Promise<{ status: number; body: string }> {
