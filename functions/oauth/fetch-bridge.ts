@@ -3,6 +3,7 @@ import { toFetchResponse, toReqRes } from 'fetch-to-node';
 import type Provider from 'oidc-provider';
 import { USER_PERMISSIONS } from '../shared/auth/principal.js';
 import { redirectUrisAllowed } from './redirect-policy.js';
+import { issuerBasePath } from './provider.js';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -16,7 +17,7 @@ const oauthError = (status: number, error: string, description: string) =>
  */
 export function fetchHandlerFor(provider: Provider, args: { issuer: string; extraRedirectUris?: string[] }): (request: Request) => Promise<Response> {
   const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-  const basePath = new URL(args.issuer).pathname.replace(/\/$/, '');
+  const basePath = issuerBasePath(args.issuer);
 
   return async (incoming) => {
     const url = new URL(incoming.url);

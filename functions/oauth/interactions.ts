@@ -1,6 +1,7 @@
 import type Provider from 'oidc-provider';
 import type { ParameterizedContext } from 'koa';
 import { consentPage, errorPage, PAGE_HEADERS, signInPage } from './pages.js';
+import { issuerBasePath } from './provider.js';
 import type { PendingUpstreamSignIn, UpstreamIdentityProvider } from './upstream-sign-in.js';
 
 /** Checks the secret typed on the sign-in page; the user id it belongs to, or undefined. */
@@ -21,7 +22,7 @@ const INTERACTION = /^\/oauth\/interaction\/([A-Za-z0-9_-]+)(?:\/(sign-in|consen
  * for. The interaction cookie oidc-provider sets binds each form to the browser that started it.
  */
 export function mountInteractions(provider: Provider, args: { issuer: string; signIn: SignInMethod }): void {
-  const basePath = new URL(args.issuer).pathname.replace(/\/$/, '');
+  const basePath = issuerBasePath(args.issuer);
   const upstreamCallback = `${args.issuer}/oauth/callback`;
   provider.use(async (ctx, next) => {
     if (ctx.path === '/oauth/callback' && args.signIn.kind === 'upstream') return finishUpstream(ctx, args.signIn.provider);

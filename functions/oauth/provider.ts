@@ -9,6 +9,11 @@ import { redirectUrisAllowed } from './redirect-policy.js';
 import type { AuthorizationServerKeys } from './signing-keys.js';
 import { errorPage, PAGE_HEADERS } from './pages.js';
 
+/** The path the issuer lives under (`/prod` behind an API stage, '' at an origin root): every route and page is below it. */
+export function issuerBasePath(issuer: string): string {
+  return new URL(issuer).pathname.replace(/\/$/, '');
+}
+
 export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 
@@ -51,7 +56,7 @@ export const OAUTH_ROUTES = {
  */
 export function createAuthorizationServer(options: AuthorizationServerOptions): Provider {
   const { issuer, keys } = options;
-  const basePath = new URL(issuer).pathname.replace(/\/$/, '');
+  const basePath = issuerBasePath(issuer);
   const defaultResource = `${issuer}/mcp`;
   const resourceServer = (audience: string) => ({
     scope: USER_PERMISSIONS.join(' '),
