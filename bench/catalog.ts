@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import path from 'node:path';
 import { CatalogIndex } from '../functions/course/catalog-index.js';
-import type { CourseFragment } from '../functions/course/catalog-model.js';
+import type { CourseFragment } from '../functions/shared/catalog/catalog-model.js';
 import { coursesFromFragments, type CourseView } from '../functions/course/course-view.js';
 import { ingestorNamed, SAMPLE_CATALOG, sourceNamed } from '../functions/ingest/sources.js';
 import { putAll } from '../functions/shared/store/batch-writes.js';

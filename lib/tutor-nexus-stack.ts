@@ -1,5 +1,7 @@
 import { Aws, type CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -132,13 +134,17 @@ export class TutorNexusStack extends Stack {
         }),
       },
     });
-    for (const domain of [user, course, transfer, session]) {
-      domain.fn.grantInvoke(router.fn);
-      Validations.of(router.role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(domain.fn.node.defaultChild as CfnElement)}.Arn>:*]`,
+    const mayInvoke = (caller: { fn: IFunction; role: IRole }, callee: { fn: IFunction }) => {
+      callee.fn.grantInvoke(caller.fn);
+      Validations.of(caller.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(callee.fn.node.defaultChild as CfnElement)}.Arn>:*]`,
         reason: 'grantInvoke also covers versions and aliases of that one domain function (ARN:*); no other function.',
       });
-    }
+    };
+    for (const domain of [user, course, transfer, session]) mayInvoke(router, domain);
+    // The tutor's catalog and transfer lookups run in those functions, under their read-only roles.
+    session.fn.addEnvironment('TN_DOMAIN_FUNCTIONS', this.toJsonString({ course: course.fn.functionName, transfer: transfer.fn.functionName }));
+    for (const domain of [course, transfer]) mayInvoke(session, domain);
     // Signs access tokens and cookies; only the authorization server function is given it.
     const oauthSecret = generatedSecret(this, 'OAuthSigningSecret', {
       description: 'Seed of the authorization server signing key (Ed25519) and cookie keys',

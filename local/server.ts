@@ -13,6 +13,7 @@ import { authorizationServerHandler } from '../functions/oauth/authorization-ser
 import { keysFromSecret } from '../functions/oauth/signing-keys.js';
 import { signInMethodFor } from '../functions/oauth/sign-in-method.js';
 import { createServices, type Services } from '../functions/shared/services.js';
+import { inProcessRunner } from '../functions/shared/tools/contract-runner.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';
 import { loadSampleCatalogOnce } from './sample-catalog.js';
@@ -66,6 +67,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       localTokens: parseLocalTokens({ ...env, TN_LOCAL_TOKEN: token }, token),
       oauthJwks: oauthKeys.publicJwks,
       now: options.now,
+      contractRunner: inProcessRunner(ALL_DOMAIN_TOOLS),
     });
     await ensureTable(services.store.client, config.tableName);
     if (env.TN_SAMPLE_CATALOG !== 'off') await loadSampleCatalogOnce(services.store);

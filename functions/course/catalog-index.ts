@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { listInstitutions } from '../ingest/institution-registry.js';
+import { listInstitutions } from '../shared/catalog/institution-registry.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { listCourseFragments } from './catalog-store.js';
 import { coursesFromFragments, type CourseView } from './course-view.js';

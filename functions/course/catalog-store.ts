@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys } from '../shared/store/keys.js';
-import type { CatalogRecord, CourseFragment, GradeDistribution, Material, Offering, Section } from './catalog-model.js';
+import type { CatalogRecord, CourseFragment, GradeDistribution, Material, Offering, Section } from '../shared/catalog/catalog-model.js';
 
 export interface CourseBundle {
   institution: string;

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { ProvenanceSchema, type CourseFragment } from './catalog-model.js';
+import { ProvenanceSchema, type CourseFragment } from '../shared/catalog/catalog-model.js';
 
 /** Catalogue-like sources describe a course best; others add attributes or prerequisite text. */
 const SOURCE_PRIORITY = ['sfu-outlines', 'ubc-catalog', 'langara-catalogue', 'langara-prereqs', 'langara-attributes'];

@@ -1,4 +1,4 @@
-import type { GradeDistribution } from './catalog-model.js';
+import type { GradeDistribution } from '../shared/catalog/catalog-model.js';
 
 type GradeRow = Omit<GradeDistribution, 'kind'>;
 

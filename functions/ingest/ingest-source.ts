@@ -1,10 +1,10 @@
-import { CatalogRecordSchema, recordId, type AdapterContext, type CatalogRecord, type RejectedRecord, type SourceAdapter } from '../course/catalog-model.js';
+import { CatalogRecordSchema, recordId, type AdapterContext, type CatalogRecord, type RejectedRecord, type SourceAdapter } from '../shared/catalog/catalog-model.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
-import { runIngestion, type IngestionRun, type PreparedBatch, type RunOptions } from './ingestion-run.js';
-import { stableHash } from './reconcile.js';
+import { runIngestion, type IngestionRun, type PreparedBatch, type RunOptions } from '../shared/ingestion/ingestion-run.js';
+import { stableHash } from '../shared/ingestion/reconcile.js';
 
-export type { IngestionRun } from './ingestion-run.js';
+export type { IngestionRun } from '../shared/ingestion/ingestion-run.js';
 
 /** One idempotent run of a catalog source (see runIngestion): records become items of their course's partition. */
 export function ingestSource(store: Store, adapter: SourceAdapter, origin: string, options: RunOptions = {}): Promise<IngestionRun> {

@@ -4,7 +4,7 @@ import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
 import { forwardedOnly } from '../shared/tools/define-tool.js';
 import { createLambdaHandler } from '../shared/http/lambda-adapter.js';
 import { buildOpenApiDocument } from '../shared/http/openapi.js';
-import { parseDomainFunctions, remoteExecutor } from './remote-executor.js';
+import { parseDomainFunctions, remoteExecutor } from '../shared/http/remote-executor.js';
 
 const lambda = new LambdaClient({});
 

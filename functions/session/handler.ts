@@ -1,5 +1,12 @@
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
 import { createLambdaHandler } from '../shared/http/lambda-adapter.js';
+import { parseDomainFunctions, remoteContractRunner } from '../shared/http/remote-executor.js';
 import { sessionTools } from './index.js';
 
-export const handler = createLambdaHandler({ definitions: sessionTools, endpointTools: ENDPOINT_TOOLS });
+export const handler = createLambdaHandler({
+  definitions: sessionTools,
+  endpointTools: ENDPOINT_TOOLS,
+  // The tutor's catalog and transfer lookups run in those domains' functions, under their roles.
+  contractRunner: () => remoteContractRunner(new LambdaClient({}), parseDomainFunctions(process.env.TN_DOMAIN_FUNCTIONS)),
+});

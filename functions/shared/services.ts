@@ -4,6 +4,7 @@ import type { AppConfig } from './config.js';
 import { createAuthenticator, type Authenticator, type LocalToken } from './auth/authenticator.js';
 import { KmsDataKeyProvider, LocalDataKeyProvider, loadOrCreateMasterKey, type DataKeyProvider } from './crypto/data-keys.js';
 import { createStore, type Store } from './store/dynamo-client.js';
+import type { ContractRunner } from './tools/contract-runner.js';
 import { CursorCodec } from './tools/pagination.js';
 import { ResultCache } from './tools/result-cache.js';
 
@@ -15,12 +16,14 @@ export interface Services {
   cursors: CursorCodec;
   authenticator: Authenticator;
   cache: ResultCache;
+  /** Runs tools of domains this process does not hold (absent where nothing calls across domains). */
+  contractRunner?: ContractRunner;
   now(): Date;
 }
 
 export async function createServices(
   config: AppConfig,
-  options: { localTokens?: LocalToken[]; oauthJwks?: JSONWebKeySet; now?: () => Date } = {},
+  options: { localTokens?: LocalToken[]; oauthJwks?: JSONWebKeySet; now?: () => Date; contractRunner?: ContractRunner } = {},
 ): Promise<Services> {
   const store = createStore(config);
   let dataKeys: DataKeyProvider;
@@ -44,6 +47,7 @@ export async function createServices(
     cursors: new CursorCodec(cursorSecret),
     authenticator: createAuthenticator({ config, store, localTokens: options.localTokens, oauthJwks: options.oauthJwks, now }),
     cache: new ResultCache(),
+    contractRunner: options.contractRunner,
     now,
   };
 }

@@ -1,6 +1,6 @@
 import type { Equivalence } from '../course/transfer-equivalence.js';
-import { runIngestion, type IngestionRun, type PreparedBatch, type RunOptions } from '../ingest/ingestion-run.js';
-import { stableHash, type OwnedItem, type UnlistedPolicy } from '../ingest/reconcile.js';
+import { runIngestion, type IngestionRun, type PreparedBatch, type RunOptions } from '../shared/ingestion/ingestion-run.js';
+import { stableHash, type OwnedItem, type UnlistedPolicy } from '../shared/ingestion/reconcile.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import { logger } from '../shared/observability.js';

@@ -137,6 +137,19 @@ describe('TutorNexus stack', () => {
     expect(roleActions(logicalId(stack.functions.user.role)).actions).toContain('dynamodb:PutItem');
   });
 
+  it("lets the session function invoke the course and transfer functions (the tutor's lookups), and no other", () => {
+    const session = roleActions(logicalId(stack.functions.session.role));
+    const invoke = JSON.stringify(session.statements.filter((s) => actionsOf([s]).includes('lambda:InvokeFunction')).map((s) => s.Resource));
+    expect(invoke).toContain(logicalId(stack.functions.course.fn));
+    expect(invoke).toContain(logicalId(stack.functions.transfer.fn));
+    for (const other of [stack.functions.user, stack.functions.router, stack.functions.session, stack.functions.oauth]) {
+      expect(invoke).not.toContain(logicalId(other.fn));
+    }
+    expect(environmentOf(stack.functions.session.fn).TN_DOMAIN_FUNCTIONS).toEqual({
+      'Fn::Join': ['', ['{"course":"', { Ref: logicalId(stack.functions.course.fn) }, '","transfer":"', { Ref: logicalId(stack.functions.transfer.fn) }, '"}']],
+    });
+  });
+
   it.each(['course', 'transfer'] as const)('gives the %s function read-only table access and nothing else', (domain) => {
     const course = roleActions(logicalId(stack.functions[domain].role));
     expect(course.actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));

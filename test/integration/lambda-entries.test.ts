@@ -75,7 +75,7 @@ describe('user domain Lambda entry (middy, streaming mode)', () => {
 
 describe('/mcp router forwarding', () => {
   it('forwards each call to its domain function and maps a failing domain to SERVICE_UNAVAILABLE', async () => {
-    const { remoteExecutor } = await import('../../functions/router/remote-executor.js');
+    const { remoteExecutor } = await import('../../functions/shared/http/remote-executor.js');
     const { ALL_DOMAIN_TOOLS } = await import('../../functions/all-tools.js');
     const { ToolRegistry } = await import('../../functions/shared/tools/registry.js');
     const { createServices } = await import('../../functions/shared/services.js');
@@ -107,6 +107,41 @@ describe('/mcp router forwarding', () => {
     expect(failed.ok).toBe(false);
     expect(!failed.ok && failed.error.code).toBe('SERVICE_UNAVAILABLE');
     expect(lambdaContext().functionName).toBe('tn-test');
+  });
+});
+
+describe("the session function's contract runner (the tutor's lookups)", () => {
+  it('runs another domain\'s tool by its contract in that domain\'s function, and answers SERVICE_UNAVAILABLE where none is configured', async () => {
+    const { remoteContractRunner } = await import('../../functions/shared/http/remote-executor.js');
+    const { subscriptionContract } = await import('../../functions/user/contracts/subscription.js');
+    const { getContract } = await import('../../functions/course/contracts/get.js');
+    const { forwardedOnly } = await import('../../functions/shared/tools/define-tool.js');
+    const { ToolRegistry } = await import('../../functions/shared/tools/registry.js');
+    const { createServices } = await import('../../functions/shared/services.js');
+    const { loadConfig } = await import('../../functions/shared/config.js');
+    const services = await createServices(loadConfig());
+    const invoked: string[] = [];
+    const lambda = {
+      async send(command: InvokeCommand) {
+        invoked.push(String(command.input.FunctionName));
+        const streamed = await invokeStreaming(userHandler, JSON.parse(Buffer.from(command.input.Payload as Uint8Array).toString()));
+        return { Payload: Buffer.from(streamed.body) };
+      },
+    };
+    const request = (toolName: string) => ({
+      toolName,
+      principal: { kind: 'user' as const, userId: 'lambda-user', permissions: new Set(['subscription:read']), via: 'jwt' as const },
+      requestId: ulid(),
+      traceId: 'c'.repeat(32),
+      services,
+      registry: new ToolRegistry('tn_', [subscriptionContract, getContract].map(forwardedOnly)),
+    });
+    const run = remoteContractRunner(lambda as never, { user: 'user-fn' });
+    const ok = await run(subscriptionContract, {}, request('tn_user_subscription'));
+    expect(ok.ok && (ok.data as { plan: string }).plan).toBe('free');
+    const missing = await run(getContract, { course: 'sfu:CMPT 120' }, request('tn_course_get'));
+    expect(!missing.ok && missing.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(invoked).toEqual(['user-fn']);
   });
 });
 

@@ -125,7 +125,7 @@ function streamingLambda(handler: unknown) {
 
 describe('/mcp router relaying a streamed answer', () => {
   it('passes each progress update on as it arrives when the client asked for progress', async () => {
-    const { remoteExecutor } = await import('../../functions/router/remote-executor.js');
+    const { remoteExecutor } = await import('../../functions/shared/http/remote-executor.js');
     const { ALL_DOMAIN_TOOLS } = await import('../../functions/all-tools.js');
     const { ToolRegistry } = await import('../../functions/shared/tools/registry.js');
     const registry = new ToolRegistry('tn_', ALL_DOMAIN_TOOLS);

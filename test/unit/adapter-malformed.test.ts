@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CourseFragment, Section } from '../../functions/course/catalog-model.js';
+import type { CourseFragment, Section } from '../../functions/shared/catalog/catalog-model.js';
 import { parseCsv } from '../../functions/shared/csv.js';
 import { ADAPTERS, findAdapter } from '../../functions/ingest/adapters/index.js';
 

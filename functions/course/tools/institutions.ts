@@ -1,4 +1,4 @@
-import { listInstitutions } from '../../ingest/institution-registry.js';
+import { listInstitutions } from '../../shared/catalog/institution-registry.js';
 import { INSTITUTIONS } from '../../shared/catalog/institutions.js';
 import { bindTool } from '../../shared/tools/define-tool.js';
 import { pageOf } from '../../shared/tools/pagination.js';

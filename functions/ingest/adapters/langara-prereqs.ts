@@ -1,4 +1,4 @@
-import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../course/catalog-model.js';
+import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../shared/catalog/catalog-model.js';
 import { readCsvTable, rowCells, type CsvRow, type CsvTable } from '../../shared/csv.js';
 import { RecordError, combine, courseCode, fileRejected, mapRecords, provenance } from './shared.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import type { AdapterContext, AdapterOutput, Meeting, Section, SourceAdapter } from '../../course/catalog-model.js';
+import type { AdapterContext, AdapterOutput, Meeting, Section, SourceAdapter } from '../../shared/catalog/catalog-model.js';
 import { parseTerm } from '../../shared/catalog/terms.js';
 import { RecordError, combine, courseCode, distinctNames, field, fileRejected, mapRecords, provenance, readJson, shape, text } from './shared.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import type { AdapterContext, AdapterOutput, CourseFragment, Offering, SourceAdapter } from '../../course/catalog-model.js';
+import type { AdapterContext, AdapterOutput, CourseFragment, Offering, SourceAdapter } from '../../shared/catalog/catalog-model.js';
 import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
 import { combine, courseCode, distinctNames, field, mapRecords, provenance, readJson, shape, term, text } from './shared.js';
 

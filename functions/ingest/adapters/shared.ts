@@ -7,7 +7,7 @@ import {
   type CatalogRecord,
   type Provenance,
   type RejectedRecord,
-} from '../../course/catalog-model.js';
+} from '../../shared/catalog/catalog-model.js';
 import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
 import { parseTerm } from '../../shared/catalog/terms.js';
 

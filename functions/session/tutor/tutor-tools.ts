@@ -1,17 +1,21 @@
 import type { JSONSchema7, ToolSet } from 'ai';
-import { equivalentElsewhereTool } from '../../course/tools/equivalent-elsewhere.js';
-import { getTool } from '../../course/tools/get.js';
-import { outlineTool } from '../../course/tools/outline.js';
-import { prereqsTool } from '../../course/tools/prereqs.js';
-import { searchTool } from '../../course/tools/search.js';
-import type { AnyToolDefinition } from '../../shared/tools/define-tool.js';
-import { invokeTool } from '../../shared/tools/invoke-tool.js';
+import { equivalentElsewhereContract } from '../../course/contracts/equivalent-elsewhere.js';
+import { getContract } from '../../course/contracts/get.js';
+import { outlineContract } from '../../course/contracts/outline.js';
+import { prereqsContract } from '../../course/contracts/prereqs.js';
+import { searchContract } from '../../course/contracts/search.js';
+import type { ContractRunner } from '../../shared/tools/contract-runner.js';
+import type { AnyToolContract } from '../../shared/tools/define-tool.js';
+import type { Invocation } from '../../shared/tools/invoke-tool.js';
 import { jsonSchemasOf } from '../../shared/tools/json-schemas.js';
 import type { ToolContext } from '../../shared/tools/tool-context.js';
-import { resolveTool } from '../../transfer/tools/resolve.js';
+import { resolveContract } from '../../transfer/contracts/resolve.js';
 
-/** Read-only lookups the tutor may make mid-turn: catalog facts and transfer credit, nothing that writes. */
-export const TUTOR_LOOKUP_TOOLS: AnyToolDefinition[] = [getTool, searchTool, prereqsTool, outlineTool, resolveTool, equivalentElsewhereTool];
+/**
+ * Read-only lookups the tutor may make mid-turn: catalog facts and transfer credit, nothing that writes.
+ * Contracts only: the host runs them (in-process locally, in the course and transfer functions in AWS).
+ */
+export const TUTOR_LOOKUPS: AnyToolContract[] = [getContract, searchContract, prereqsContract, outlineContract, resolveContract, equivalentElsewhereContract];
 
 const MAX_RESULT_CHARS = 8000;
 
@@ -26,30 +30,24 @@ export interface LookupLog {
  * answer with what it has.
  */
 export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: LookupLog): Promise<ToolSet> {
-  if (maxCalls <= 0) return {};
+  const run = ctx.services.contractRunner;
+  // A process that cannot run other domains' tools offers the model none.
+  if (maxCalls <= 0 || !run) return {};
   const { jsonSchema, tool } = await import('ai');
   const tools: ToolSet = {};
-  for (const definition of TUTOR_LOOKUP_TOOLS) {
-    const name = ctx.registry.servedName(definition);
+  for (const contract of TUTOR_LOOKUPS) {
+    const name = ctx.registry.servedName(contract);
     tools[name] = tool({
-      description: definition.description,
+      description: ctx.registry.servedText(contract.description),
       // The pipeline validates; a malformed call comes back to the model as a BAD_REQUEST it can fix.
-      inputSchema: jsonSchema<Record<string, unknown>>(jsonSchemasOf(definition).input as JSONSchema7),
+      inputSchema: jsonSchema<Record<string, unknown>>(jsonSchemasOf(contract).input as JSONSchema7),
       execute: async (input: Record<string, unknown>) => {
         // The slot is taken before any await: parallel calls in one step cannot overrun the limit.
         if (log.started >= maxCalls) {
           return { error: `Lookup limit of ${maxCalls} reached for this answer; answer with what you already know.` };
         }
         log.started++;
-        const invocation = await invokeTool(definition, input, {
-          toolName: name,
-          principal: ctx.principal,
-          requestId: ctx.requestId,
-          traceId: ctx.traceId,
-          services: ctx.services,
-          registry: ctx.registry,
-          signal: ctx.signal,
-        });
+        const invocation = await runLookup(ctx, run, contract, input, name);
         log.calls.push({ tool: name, ok: invocation.ok });
         const result = invocation.ok ? invocation.data : { error: invocation.error.code, message: invocation.error.message, details: invocation.error.details };
         const text = JSON.stringify(result);
@@ -58,4 +56,17 @@ export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: 
     });
   }
   return tools;
+}
+
+/** Through the same pipeline as a client's call (validation, caching, the caller's own principal). */
+function runLookup(ctx: ToolContext, run: ContractRunner, contract: AnyToolContract, input: Record<string, unknown>, name: string): Promise<Invocation> {
+  return run(contract, input, {
+    toolName: name,
+    principal: ctx.principal,
+    requestId: ctx.requestId,
+    traceId: ctx.traceId,
+    services: ctx.services,
+    registry: ctx.registry,
+    signal: ctx.signal,
+  });
 }

@@ -10,6 +10,7 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { loadConfig, type AppConfig } from '../config.js';
 import { logger, metrics, tracer } from '../observability.js';
 import { createServices, type Services } from '../services.js';
+import type { ContractRunner } from '../tools/contract-runner.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -21,6 +22,8 @@ export interface LambdaEntryOptions {
   endpointTools: AnyToolDefinition[];
   /** Builds the executor once services exist (the router's remote executor); in-process otherwise. */
   executor?: (services: Services) => ToolExecutor;
+  /** Runs other domains' tools for this one (the session function's tutor lookups). */
+  contractRunner?: () => ContractRunner;
   /** Serves `/openapi.json` (the router). */
   openApiDocument?: HttpAppOptions['openApiDocument'];
 }
@@ -40,7 +43,7 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
   let runtime: Promise<Runtime> | undefined;
   const getRuntime = () =>
     (runtime ??= (async () => {
-      const services = await createServices(loadConfig());
+      const services = await createServices(loadConfig(), { contractRunner: options.contractRunner?.() });
       const app = createHttpApp({
         services,
         definitions: options.definitions,

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import type { AnyToolDefinition } from './define-tool.js';
+import type { AnyToolContract, AnyToolDefinition } from './define-tool.js';
 
 export interface ToolJsonSchemas {
   input: Record<string, unknown>;
@@ -7,9 +7,9 @@ export interface ToolJsonSchemas {
 }
 
 // Definitions live for the life of the process, so their JSON Schemas are computed once.
-const memo = new WeakMap<AnyToolDefinition, ToolJsonSchemas>();
+const memo = new WeakMap<AnyToolContract, ToolJsonSchemas>();
 
-export function jsonSchemasOf(definition: AnyToolDefinition): ToolJsonSchemas {
+export function jsonSchemasOf(definition: AnyToolContract): ToolJsonSchemas {
   let schemas = memo.get(definition);
   if (!schemas) {
     schemas = {

@@ -1,10 +1,11 @@
 import { InvokeCommand, InvokeWithResponseStreamCommand, type LambdaClient } from '@aws-sdk/client-lambda';
-import { SERVICE_VERSION } from '../shared/config.js';
-import { relayLines, serializePrincipal, type ToolInvokeEvent } from '../shared/http/remote-invocation.js';
-import { requestLogger } from '../shared/observability.js';
-import type { AnyToolDefinition, Domain } from '../shared/tools/define-tool.js';
-import { mapError, ToolError } from '../shared/tools/errors.js';
-import { invokeTool, type Invocation, type InvocationRequest, type ToolExecutor } from '../shared/tools/invoke-tool.js';
+import { SERVICE_VERSION } from '../config.js';
+import { relayLines, serializePrincipal, type ToolInvokeEvent } from './remote-invocation.js';
+import { requestLogger } from '../observability.js';
+import type { AnyToolContract, Domain } from '../tools/define-tool.js';
+import { mapError, ToolError } from '../tools/errors.js';
+import type { ContractRunner } from '../tools/contract-runner.js';
+import { invokeTool, type Invocation, type InvocationRequest, type ToolExecutor } from '../tools/invoke-tool.js';
 
 /**
  * The /mcp router lists every tool but holds none of their permissions: each call is forwarded to
@@ -12,38 +13,47 @@ import { invokeTool, type Invocation, type InvocationRequest, type ToolExecutor 
  * tools (discovery) need nothing and run here.
  */
 export function remoteExecutor(lambda: Pick<LambdaClient, 'send'>, functionByDomain: Partial<Record<Domain, string>>): ToolExecutor {
-  return async (definition: AnyToolDefinition, rawInput: unknown, request: InvocationRequest): Promise<Invocation> => {
-    const functionName = functionByDomain[definition.domain];
-    if (!functionName) return invokeTool(definition, rawInput, request);
-    const event: ToolInvokeEvent = {
-      kind: 'tn.tool-invoke',
-      toolName: request.toolName,
-      input: rawInput,
-      requestId: request.requestId,
-      traceId: request.traceId,
-      principal: serializePrincipal(request.principal),
-    };
+  const forward = remoteContractRunner(lambda, functionByDomain);
+  return (definition, rawInput, request) => (functionByDomain[definition.domain] ? forward(definition, rawInput, request) : invokeTool(definition, rawInput, request));
+}
+
+/**
+ * Runs a tool of another domain by its contract in that domain's function (the tutor's catalog and
+ * transfer lookups from the session function): this process holds neither the code nor the rights.
+ */
+export function remoteContractRunner(lambda: Pick<LambdaClient, 'send'>, functionByDomain: Partial<Record<Domain, string>>): ContractRunner {
+  return async (contract: AnyToolContract, rawInput: unknown, request: InvocationRequest): Promise<Invocation> => {
     const started = performance.now();
+    const functionName = functionByDomain[contract.domain];
     try {
+      if (!functionName) throw new Error(`no function is configured for the ${contract.domain} domain (TN_DOMAIN_FUNCTIONS)`);
+      const event: ToolInvokeEvent = {
+        kind: 'tn.tool-invoke',
+        toolName: request.toolName,
+        input: rawInput,
+        requestId: request.requestId,
+        traceId: request.traceId,
+        principal: serializePrincipal(request.principal),
+      };
       if (request.reportProgress) return await relayStreamed(lambda, functionName, { ...event, stream: true }, request);
       const result = await lambda.send(
         new InvokeCommand({ FunctionName: functionName, Payload: Buffer.from(JSON.stringify(event)) }),
         { abortSignal: request.signal },
       );
-      if (result.FunctionError || !result.Payload) throw new Error(`domain function ${definition.domain} failed: ${result.FunctionError ?? 'no payload'}`);
+      if (result.FunctionError || !result.Payload) throw new Error(`domain function ${contract.domain} failed: ${result.FunctionError ?? 'no payload'}`);
       return JSON.parse(Buffer.from(result.Payload).toString('utf8')) as Invocation;
     } catch (error) {
       requestLogger({ requestId: request.requestId, traceId: request.traceId, tool: request.toolName }).error('forwarding failed', {
         error: error instanceof Error ? error.message : String(error),
       });
-      const mapped = mapError(new ToolError('SERVICE_UNAVAILABLE', `The ${definition.domain} service did not answer.`), request.requestId);
+      const mapped = mapError(new ToolError('SERVICE_UNAVAILABLE', `The ${contract.domain} service did not answer.`), request.requestId);
       return {
         ok: false,
         error: mapped.response,
         status: mapped.status,
         instruction: mapped.instruction,
         meta: {
-          toolVersion: definition.version,
+          toolVersion: contract.version,
           serviceVersion: SERVICE_VERSION,
           timestamp: request.services.now().toISOString(),
           executionTime: Math.round(performance.now() - started),

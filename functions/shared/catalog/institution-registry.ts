@@ -1,8 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll } from '../shared/store/query-all.js';
-import { findInstitution } from '../shared/catalog/institutions.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { catalogKeys, ENTITY } from '../shared/store/keys.js';
+import { queryAll } from '../store/query-all.js';
+import { findInstitution } from './institutions.js';
+import type { Store } from '../store/dynamo-client.js';
+import { catalogKeys, ENTITY } from '../store/keys.js';
 
 export interface SourceFreshness {
   source: string;

@@ -1,10 +1,10 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import type { AdapterContext, RejectedRecord } from '../course/catalog-model.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { catalogKeys, ENTITY } from '../shared/store/keys.js';
-import { putAll } from '../shared/store/batch-writes.js';
-import { ensureInstitution, recordInstitutionFreshness } from './institution-registry.js';
+import type { AdapterContext, RejectedRecord } from '../catalog/catalog-model.js';
+import type { Store } from '../store/dynamo-client.js';
+import { catalogKeys, ENTITY } from '../store/keys.js';
+import { putAll } from '../store/batch-writes.js';
+import { ensureInstitution, recordInstitutionFreshness } from '../catalog/institution-registry.js';
 import { reconcile, type UnlistedPolicy, type OwnedItem } from './reconcile.js';
 import { loadSource, originHash, type LoadOptions } from './source-loader.js';
 

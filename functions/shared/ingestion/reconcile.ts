@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { catalogKeys } from '../shared/store/keys.js';
-import { queryAll } from '../shared/store/query-all.js';
-import { putAll } from '../shared/store/batch-writes.js';
+import type { Store } from '../store/dynamo-client.js';
+import { catalogKeys } from '../store/keys.js';
+import { queryAll } from '../store/query-all.js';
+import { putAll } from '../store/batch-writes.js';
 
 /**
  * What becomes of an active item the run's scopes own but the source no longer lists: retired (the
