@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+import { externalsFor, LAMBDA_BUNDLING } from '../lib/constructs/lambda-bundling.js';
 import { round } from './stats.js';
 
 export const DOMAIN_ENTRIES: Record<string, string> = {
@@ -15,22 +15,41 @@ export const DOMAIN_ENTRIES: Record<string, string> = {
   router: 'functions/router/handler.ts',
 };
 
-/** Same bundling the stack's DomainFunction asks esbuild for. */
+/**
+ * Same bundling the stack's functions ask esbuild for. Written under the project, so the AWS SDK left
+ * out of the bundle resolves from node_modules as it does from the Lambda runtime's own copy.
+ */
 export async function bundle(entry: string, outDir: string): Promise<string> {
   const outfile = path.join(outDir, `${path.basename(path.dirname(entry))}.mjs`);
-  await build({
-    entryPoints: [entry],
-    outfile,
+  const common = {
     bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    minify: true,
-    mainFields: ['module', 'main'],
-    banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-    logLevel: 'silent',
-  });
+    platform: 'node' as const,
+    format: LAMBDA_BUNDLING.format,
+    target: LAMBDA_BUNDLING.target,
+    minify: LAMBDA_BUNDLING.minify,
+    mainFields: [...LAMBDA_BUNDLING.mainFields],
+    banner: { js: LAMBDA_BUNDLING.banner },
+    alias: LAMBDA_BUNDLING.alias,
+    logLevel: 'silent' as const,
+  };
+  await build({ ...common, entryPoints: [entry], outfile, external: externalsFor(entry) });
+  for (const part of LAMBDA_BUNDLING.lazyParts[entry] ?? []) {
+    await build({ ...common, entryPoints: [part.entry], outfile: path.join(outDir, part.importPath), external: [...LAMBDA_BUNDLING.external] });
+  }
   return outfile;
+}
+
+/** Bytes of an entry's lazy parts (loaded on some calls only), beside the bundle. */
+export async function lazyPartBytes(entry: string, outDir: string): Promise<number> {
+  let bytes = 0;
+  for (const part of LAMBDA_BUNDLING.lazyParts[entry] ?? []) bytes += (await stat(path.join(outDir, part.importPath))).size;
+  return bytes;
+}
+
+/** A fresh folder under the project's ignored local state, so bare imports of externals find node_modules. */
+export async function bundleDir(): Promise<string> {
+  await mkdir(path.resolve('.tutor-nexus'), { recursive: true });
+  return mkdtemp(path.resolve('.tutor-nexus/bundles-'));
 }
 
 /** The Lambda streaming runtime reduced to its globals: loads a bundle (argv[2]) and answers one API Gateway event (argv[3]). */
@@ -69,7 +88,7 @@ function timeProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: numb
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function measureColdStarts(runs: number) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-'));
+  const dir = await bundleDir();
   const harness = path.join(dir, 'harness.mjs');
   await writeFile(harness, LAMBDA_HARNESS);
   const env = { ...process.env, TN_DATA_DIR: path.join(dir, 'data'), TN_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true', TN_RUNTIME: 'local' };
@@ -91,7 +110,8 @@ export async function measureColdStarts(runs: number) {
       times.push(ms);
     }
     const medianMs = median(times);
-    domains.push({ domain, bundleBytes: bytes, bundleGzipBytes: gzipBytes, medianFirstResponseMs: round(medianMs, 1), ratioToBareNode: round(medianMs / baseline, 2) });
+    domains.push({ domain, bundleBytes: bytes, lazyPartBytes: await lazyPartBytes(entry, dir), bundleGzipBytes: gzipBytes, medianFirstResponseMs: round(medianMs, 1), ratioToBareNode: round(medianMs / baseline, 2) });
   }
+  await rm(dir, { recursive: true, force: true });
   return { runs, bareNodeStartMedianMs: round(baseline, 1), domains };
 }

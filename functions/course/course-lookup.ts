@@ -1,16 +1,11 @@
 import * as z from 'zod/v4';
 import { parseCourseRef, type CourseRef } from '../shared/catalog/course-ref.js';
 import { ToolError } from '../shared/tools/errors.js';
+import { bindTool, type ToolContract, type ToolDefinition } from '../shared/tools/define-tool.js';
 import type { ToolContext } from '../shared/tools/tool-context.js';
 import { catalogCacheFor } from './catalog-cache.js';
 import type { CourseBundle } from './catalog-store.js';
 import { levelOf, mergeFragments, type CourseView } from './course-view.js';
-
-export const CourseRefInput = z
-  .string()
-  .min(3)
-  .max(64)
-  .describe('Course reference "institution:CODE", e.g. "sfu:CMPT 225" or "langara:CPSC 1150"; loose forms like "SFU:cmpt225" work');
 
 export interface LoadedCourse {
   ref: CourseRef;
@@ -71,6 +66,15 @@ function viewOf(bundle: CourseBundle): CourseView {
   };
 }
 
+/**
+ * A catalog or transfer tool's binding: cached results are keyed by the catalog version, so a call
+ * after an ingestion is never answered from a result cached before it.
+ */
+export function bindCatalogTool<I extends z.ZodObject, O extends z.ZodType>(contract: ToolContract<I, O>, handler: ToolDefinition<I, O>['handler']): ToolDefinition<I, O> {
+  const binding = bindTool(contract, handler);
+  return contract.cacheable ? { ...binding, cacheVersion: catalogVersion } : binding;
+}
+
 /** Cache version of every catalog tool: the catalog version. */
 export async function catalogVersion(ctx: ToolContext): Promise<string> {
   return String(await catalogCacheFor(ctx.services.store).currentVersion());
@@ -89,16 +93,3 @@ export function completeness(values: unknown[]): number {
   if (values.length === 0) return 0;
   return values.filter((v) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0)).length / values.length;
 }
-
-/** Common metadata of the catalog tools (seed 001): public, cacheable, keyed by catalog version. */
-export const CATALOG_TOOL = {
-  domain: 'course' as const,
-  version: '1.0.0',
-  category: 'query' as const,
-  permissions: [],
-  access: 'public' as const,
-  cacheable: true,
-  cacheTTL: 300,
-  idempotent: true,
-  cacheVersion: catalogVersion,
-};

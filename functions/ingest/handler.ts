@@ -3,8 +3,9 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
-import { loadConfig } from '../shared/config.js';
-import { logger, metrics, tracer } from '../shared/observability.js';
+import { loadConfig, SERVICE_NAME } from '../shared/config.js';
+import { Tracer } from '@aws-lambda-powertools/tracer';
+import { logger, metrics } from '../shared/observability.js';
 import { createStore } from '../shared/store/dynamo-client.js';
 import { ingestorNamed } from './sources.js';
 
@@ -31,5 +32,8 @@ async function run() {
   if (failed.length) throw new Error(`${failed.length} of ${runs.length} ingestion runs failed: ${failed.map((r) => r.errors.join('; ')).join(' | ')}`);
   return { runs: runs.map((r) => ({ origin: r.origin, status: r.status, counts: r.counts })) };
 }
+
+// A scheduled run is long and rare: its handler subsegment is worth the X-Ray SDK here.
+const tracer = new Tracer({ serviceName: SERVICE_NAME, enabled: Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) });
 
 export const handler = middy(run).use(captureLambdaHandler(tracer)).use(injectLambdaContext(logger)).use(logMetrics(metrics));

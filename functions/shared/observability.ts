@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
 import { SERVICE_NAME } from './config.js';
 
-// Module scope on purpose: one logger, metrics and tracer per warm process (Powertools' guidance).
+// Module scope on purpose: one logger and metrics per warm process (Powertools' guidance).
 export const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: (process.env.TN_LOG_LEVEL ?? 'INFO') as 'INFO' });
 export const metrics = new Metrics({ namespace: 'TutorNexus', serviceName: SERVICE_NAME });
-export const tracer = new Tracer({ serviceName: SERVICE_NAME, enabled: Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) });
 
 /** Log fields every line of one request carries; passed explicitly so concurrent requests never share them. */
 export interface RequestLogger {

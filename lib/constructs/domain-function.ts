@@ -7,6 +7,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { externalsFor, LAMBDA_BUNDLING, lazyPartCommand } from './lambda-bundling.js';
 
 /** The repository root: bundling resolves entries, package-lock.json and node_modules from here. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -40,7 +41,6 @@ export interface DomainFunctionProps {
   copyIntoBundle?: string[];
 }
 
-const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 /**
  * One Lambda function per domain with every default in one place: Node.js 22 on arm64, X-Ray
@@ -62,6 +62,7 @@ export class DomainFunction extends Construct {
     this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(this.role);
 
+    const lazyParts = LAMBDA_BUNDLING.lazyParts[props.entry] ?? [];
     this.fn = new NodejsFunction(this, 'Function', {
       entry: path.join(PROJECT_ROOT, props.entry),
       handler: 'handler',
@@ -77,19 +78,23 @@ export class DomainFunction extends Construct {
       role: this.role,
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
+        target: LAMBDA_BUNDLING.target,
+        minify: LAMBDA_BUNDLING.minify,
         sourceMap: true,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
+        mainFields: [...LAMBDA_BUNDLING.mainFields],
+        banner: LAMBDA_BUNDLING.banner,
+        externalModules: externalsFor(props.entry),
+        esbuildArgs: { '--alias': Object.entries(LAMBDA_BUNDLING.alias).map(([from, to]) => `${from}=${to}`) },
         forceDockerBundling: false,
-        ...(props.copyIntoBundle?.length
+        ...(props.copyIntoBundle?.length || lazyParts.length
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
-                afterBundling: (inputDir: string, outputDir: string) =>
-                  props.copyIntoBundle!.map((dir) => `mkdir -p "${outputDir}/${path.dirname(dir)}" && cp -R "${inputDir}/${dir}" "${outputDir}/${dir}"`),
+                afterBundling: (inputDir: string, outputDir: string) => [
+                  ...lazyParts.map((part) => lazyPartCommand(inputDir, outputDir, part)),
+                  ...(props.copyIntoBundle ?? []).map((dir) => `mkdir -p "${outputDir}/${path.dirname(dir)}" && cp -R "${inputDir}/${dir}" "${outputDir}/${dir}"`),
+                ],
               },
             }
           : {}),

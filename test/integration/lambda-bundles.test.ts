@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { bundle, DOMAIN_ENTRIES, LAMBDA_HARNESS } from '../../bench/cold-start.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ulid } from 'ulid';
+import { bundle, bundleDir, DOMAIN_ENTRIES, LAMBDA_HARNESS } from '../../bench/cold-start.js';
+import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
+import { createStore } from '../../functions/shared/store/dynamo-client.js';
+import { ensureTable } from '../../local/ensure-table.js';
+import { startFakeProvider } from '../support/fake-llm-provider.js';
 
 /**
  * What CDK deploys is an esbuild bundle, not the sources the other tests import: module order and
@@ -14,9 +18,10 @@ import { bundle, DOMAIN_ENTRIES, LAMBDA_HARNESS } from '../../bench/cold-start.j
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'tn-bundles-'));
+  dir = await bundleDir();
   await writeFile(path.join(dir, 'harness.mjs'), LAMBDA_HARNESS);
 });
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 function run(file: string, event: unknown, env: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -32,10 +37,10 @@ function run(file: string, event: unknown, env: Record<string, string>): Promise
   });
 }
 
-const event = (method: string, eventPath: string, body?: unknown) => ({
+const event = (method: string, eventPath: string, body?: unknown, token?: string) => ({
   httpMethod: method,
   path: eventPath,
-  headers: { host: 'abc123.execute-api.us-west-2.amazonaws.com', 'content-type': 'application/json' },
+  headers: { host: 'abc123.execute-api.us-west-2.amazonaws.com', 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
   multiValueHeaders: {},
   body: body === undefined ? null : JSON.stringify(body),
   isBase64Encoded: false,
@@ -48,6 +53,44 @@ describe('deployed bundles', () => {
     const answer = await run(file, event('POST', '/v1/tools/tn_tools_list', { domain: domain === 'router' ? 'course' : domain }), {});
     expect(answer.status, answer.body).toBe(200);
     expect(JSON.parse(answer.body).tools.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('keeps every request bundle lean: domains and the router well under 1 MB, the AI SDK out of the session\'s cold start', async () => {
+    for (const [domain, entry] of Object.entries(DOMAIN_ENTRIES)) {
+      const bytes = (await stat(await bundle(entry, dir))).size;
+      expect(bytes, domain).toBeLessThan(domain === 'router' ? 600_000 : 1_000_000);
+    }
+    // The lazily loaded part really holds the AI SDK (it is what a tutor turn imports).
+    expect((await stat(path.join(dir, 'ai-runtime.js'))).size).toBeGreaterThan(1_000_000);
+  }, 120_000);
+
+  it('session: a tutor turn in the bundle loads the AI SDK part beside it and answers through the provider', async () => {
+    const provider = await startFakeProvider();
+    const tableName = `tn-bundle-${ulid()}`;
+    const store = createStore({ region: 'us-west-2', tableName, dynamoDbEndpoint: inject('dynamoDbEndpoint') });
+    try {
+      await ensureTable(store.client, tableName);
+      const { token } = await createPersonalAccessToken(store, { userId: 'bundle-user' });
+      const file = await bundle(DOMAIN_ENTRIES.session!, dir);
+      const env = {
+        TN_DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
+        TN_TABLE_NAME: tableName,
+        TN_DEFAULT_LLM_PROVIDER: 'openai-compatible',
+        TN_DEFAULT_LLM_MODEL: 'fake-model',
+        TN_DEFAULT_LLM_API_KEY: 'sk-operator-bundle-0001',
+        TN_DEFAULT_LLM_BASE_URL: provider.openaiBaseUrl,
+      };
+      provider.enqueue({ text: 'A stack is last in, first out.' });
+      const started = await run(file, event('POST', '/v1/tools/tn_session_start', { topic: 'stacks' }, token), env);
+      expect(started.status, started.body).toBe(200);
+      const asked = await run(file, event('POST', '/v1/tools/tn_session_ask', { sessionId: JSON.parse(started.body).sessionId, message: 'What is a stack?' }, token), env);
+      expect(asked.status, asked.body).toBe(200);
+      expect(JSON.parse(asked.body).response).toBe('A stack is last in, first out.');
+      expect(provider.requests.at(-1)?.body.messages.at(-1).content).toContain('What is a stack?');
+    } finally {
+      store.doc.destroy();
+      await provider.close();
+    }
   }, 60_000);
 
   it('oauth: the bundle loads and publishes its metadata', async () => {

@@ -3,7 +3,7 @@ import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineContract } from '../../shared/tools/define-tool.js';
 import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
-import { CATALOG_TOOL, CourseRefInput } from '../course-lookup.js';
+import { CATALOG_TOOL, CourseRefInput } from './catalog-tool.js';
 import { EquivalenceSchema } from '../transfer-equivalence.js';
 
 export const equivalentElsewhereContract = defineContract({

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
 import { defineContract } from '../../shared/tools/define-tool.js';
-import { CATALOG_TOOL, CourseRefInput } from '../course-lookup.js';
+import { CATALOG_TOOL, CourseRefInput } from './catalog-tool.js';
 import { CourseViewSchema } from '../course-view.js';
 
 export const getContract = defineContract({

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
 import { defineContract } from '../../shared/tools/define-tool.js';
 import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
-import { CATALOG_TOOL } from '../course-lookup.js';
+import { CATALOG_TOOL } from './catalog-tool.js';
 
 export const InstitutionSchema = z.object({
   id: z.string().describe('Slug used in course references, e.g. "sfu"'),

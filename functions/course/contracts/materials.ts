@@ -3,7 +3,7 @@ import { defineContract } from '../../shared/tools/define-tool.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
 import { MaterialSchema } from '../../shared/catalog/catalog-model.js';
-import { CATALOG_TOOL, CourseRefInput } from '../course-lookup.js';
+import { CATALOG_TOOL, CourseRefInput } from './catalog-tool.js';
 import { TermInput } from '../term-input.js';
 
 export const materialsContract = defineContract({

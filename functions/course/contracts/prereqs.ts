@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
 import { defineContract } from '../../shared/tools/define-tool.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { CATALOG_TOOL, CourseRefInput } from '../course-lookup.js';
+import { CATALOG_TOOL, CourseRefInput } from './catalog-tool.js';
 import { ParseResultSchema, RequirementNodeSchema } from '../prerequisites/tree.js';
 
 export const CompletedSchema = z.strictObject({
@@ -14,7 +14,6 @@ export const prereqsContract = defineContract({
   // The answer depends on the student's record, so only the parse is worth caching.
   cacheable: false,
   cacheTTL: undefined,
-  cacheVersion: undefined,
   name: 'course_prereqs',
   title: 'Prerequisites, parsed and checked',
   description:

@@ -1,12 +1,11 @@
 import { effectiveDate, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { institutionId } from '../../shared/catalog/institutions.js';
-import { bindTool } from '../../shared/tools/define-tool.js';
 import { pageOf } from '../../shared/tools/pagination.js';
-import { loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { equivalencesOf, inForce } from '../transfer-equivalence.js';
 import { equivalentElsewhereContract } from '../contracts/equivalent-elsewhere.js';
 
-export const equivalentElsewhereTool = bindTool(equivalentElsewhereContract, async (args, ctx) => {
+export const equivalentElsewhereTool = bindCatalogTool(equivalentElsewhereContract, async (args, ctx) => {
   const { bundle, view } = await loadCourse(ctx, args.course);
   const asOf = effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(view.institution));
   const other = args.otherInstitution ? institutionId(args.otherInstitution) : undefined;

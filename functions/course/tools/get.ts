@@ -1,9 +1,8 @@
 import { termOrder } from '../../shared/catalog/terms.js';
-import { bindTool } from '../../shared/tools/define-tool.js';
-import { completeness, freshness, loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, completeness, freshness, loadCourse } from '../course-lookup.js';
 import { getContract } from '../contracts/get.js';
 
-export const getTool = bindTool(getContract, async (args, ctx) => {
+export const getTool = bindCatalogTool(getContract, async (args, ctx) => {
   const { view, bundle } = await loadCourse(ctx, args.course);
   const terms = (values: string[]) => [...new Set(values)].sort((a, b) => termOrder(b) - termOrder(a));
   const data = {

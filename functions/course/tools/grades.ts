@@ -1,10 +1,9 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
-import { loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { summarizeGrades } from '../grade-summary.js';
 import { newestFirst } from '../term-input.js';
 import { gradesContract } from '../contracts/grades.js';
 
-export const gradesTool = bindTool(gradesContract, async (args, ctx) => {
+export const gradesTool = bindCatalogTool(gradesContract, async (args, ctx) => {
   const { bundle, view } = await loadCourse(ctx, args.course);
   const needle = args.instructor?.toLowerCase();
   const sections = bundle.grades

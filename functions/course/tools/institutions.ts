@@ -1,12 +1,11 @@
 import { listInstitutions } from '../../shared/catalog/institution-registry.js';
 import { INSTITUTIONS } from '../../shared/catalog/institutions.js';
-import { bindTool } from '../../shared/tools/define-tool.js';
 import { pageOf } from '../../shared/tools/pagination.js';
-import { freshness } from '../course-lookup.js';
+import { bindCatalogTool, freshness } from '../course-lookup.js';
 import { nextScheduledRun } from '../ingestion-schedule.js';
 import { institutionsContract } from '../contracts/institutions.js';
 
-export const institutionsTool = bindTool(institutionsContract, async (args, ctx) => {
+export const institutionsTool = bindCatalogTool(institutionsContract, async (args, ctx) => {
   const stored = await listInstitutions(ctx.services.store);
   // Institutions we know by name (every BC Transfer Guide code we accept) are listed even before any
   // catalog source covers them, with no sources: a student can still use their slug.

@@ -1,10 +1,9 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
-import { loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { summarizeGrades } from '../grade-summary.js';
 import { newestFirst } from '../term-input.js';
 import { instructorContract } from '../contracts/instructor.js';
 
-export const instructorTool = bindTool(instructorContract, async (args, ctx) => {
+export const instructorTool = bindCatalogTool(instructorContract, async (args, ctx) => {
   const { bundle, view } = await loadCourse(ctx, args.course);
   const byName = new Map<string, { terms: Set<string>; sections: { term: string; section: string }[] }>();
   const note = (name: string, term: string, section?: string) => {

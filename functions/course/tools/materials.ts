@@ -1,9 +1,8 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
 import { pageOf } from '../../shared/tools/pagination.js';
-import { loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { materialsContract } from '../contracts/materials.js';
 
-export const materialsTool = bindTool(materialsContract, async (args, ctx) => {
+export const materialsTool = bindCatalogTool(materialsContract, async (args, ctx) => {
   const { bundle, view } = await loadCourse(ctx, args.course);
   const materials = bundle.materials
     .filter((m) => (!args.kind || m.materialKind === args.kind) && (!args.term || m.term === args.term))

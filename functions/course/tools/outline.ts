@@ -1,9 +1,8 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
-import { completeness, loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, completeness, loadCourse } from '../course-lookup.js';
 import { newestFirst } from '../term-input.js';
 import { outlineContract } from '../contracts/outline.js';
 
-export const outlineTool = bindTool(outlineContract, async (args, ctx) => {
+export const outlineTool = bindCatalogTool(outlineContract, async (args, ctx) => {
   const { bundle, view } = await loadCourse(ctx, args.course);
   const terms = [...new Set([...bundle.offerings.map((o) => o.term), ...bundle.sections.map((s) => s.term)])].sort(newestFirst);
   const term = args.term ?? terms[0] ?? null;

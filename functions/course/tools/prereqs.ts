@@ -1,10 +1,9 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
-import { loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { checkPrerequisites } from '../prerequisites/check.js';
 import { parsePrerequisites } from '../prerequisites/parser.js';
 import { prereqsContract } from '../contracts/prereqs.js';
 
-export const prereqsTool = bindTool(prereqsContract, async (args, ctx) => {
+export const prereqsTool = bindCatalogTool(prereqsContract, async (args, ctx) => {
   const { view } = await loadCourse(ctx, args.course);
   const text = view.prerequisitesText;
   const parsed = parsePrerequisites(text ?? '', { institution: view.institution, defaultSubject: view.subject });

@@ -1,10 +1,9 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
-import { loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { parsePrerequisites } from '../prerequisites/parser.js';
 import { extractRequisites } from '../prerequisites/requisites.js';
 import { requisitesContract } from '../contracts/requisites.js';
 
-export const requisitesTool = bindTool(requisitesContract, async (args, ctx) => {
+export const requisitesTool = bindCatalogTool(requisitesContract, async (args, ctx) => {
   const { view } = await loadCourse(ctx, args.course);
   const coreqText = view.corequisitesText;
   const corequisites = coreqText

@@ -1,10 +1,9 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
 import { pageOf } from '../../shared/tools/pagination.js';
-import { loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { newestFirst } from '../term-input.js';
 import { scheduleContract } from '../contracts/schedule.js';
 
-export const scheduleTool = bindTool(scheduleContract, async (args, ctx) => {
+export const scheduleTool = bindCatalogTool(scheduleContract, async (args, ctx) => {
   const { bundle, view } = await loadCourse(ctx, args.course);
   const terms = [...new Set([...bundle.offerings.map((o) => o.term), ...bundle.sections.map((s) => s.term)])]
     .filter((term) => !args.term || term === args.term)

@@ -1,10 +1,10 @@
+import { bindCatalogTool } from '../course-lookup.js';
 import { institutionId } from '../../shared/catalog/institutions.js';
-import { bindTool } from '../../shared/tools/define-tool.js';
 import { pageOf } from '../../shared/tools/pagination.js';
 import { catalogCacheFor } from '../catalog-cache.js';
 import { searchContract } from '../contracts/search.js';
 
-export const searchTool = bindTool(searchContract, async (args, ctx) => {
+export const searchTool = bindCatalogTool(searchContract, async (args, ctx) => {
   const institution = args.institution ? institutionId(args.institution) : undefined;
   const index = await catalogCacheFor(ctx.services.store).getIndex();
   const hits = index.query(args.query, { institution, subject: args.subject?.toUpperCase(), level: args.level });

@@ -1,9 +1,8 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
-import { loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { sectionGetContract } from '../contracts/section-get.js';
 
-export const sectionGetTool = bindTool(sectionGetContract, async (args, ctx) => {
+export const sectionGetTool = bindCatalogTool(sectionGetContract, async (args, ctx) => {
   const { bundle, view } = await loadCourse(ctx, args.course);
   const inTerm = bundle.sections.filter((s) => s.term === args.term);
   const found = inTerm.find((s) => s.section.toUpperCase() === args.section.toUpperCase());

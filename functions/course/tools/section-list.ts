@@ -1,10 +1,9 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
 import { pageOf } from '../../shared/tools/pagination.js';
-import { loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { newestFirst } from '../term-input.js';
 import { sectionListContract } from '../contracts/section-list.js';
 
-export const sectionListTool = bindTool(sectionListContract, async (args, ctx) => {
+export const sectionListTool = bindCatalogTool(sectionListContract, async (args, ctx) => {
   const { bundle, view } = await loadCourse(ctx, args.course);
   const sections = bundle.sections
     .filter((s) => !args.term || s.term === args.term)

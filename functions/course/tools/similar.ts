@@ -1,10 +1,9 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
 import { pageOf } from '../../shared/tools/pagination.js';
 import { catalogCacheFor } from '../catalog-cache.js';
-import { loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { similarContract } from '../contracts/similar.js';
 
-export const similarTool = bindTool(similarContract, async (args, ctx) => {
+export const similarTool = bindCatalogTool(similarContract, async (args, ctx) => {
   const { view } = await loadCourse(ctx, args.course);
   const index = await catalogCacheFor(ctx.services.store).getIndex();
   const hits = index.similar(view);

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { CourseRefInput } from '../../course/course-lookup.js';
+import { CourseRefInput } from '../../course/contracts/catalog-tool.js';
 import { defineContract } from '../../shared/tools/define-tool.js';
 import { SessionStateSchema, TUTORING_STYLES } from '../session-model.js';
 import { WRITE } from './session-tool.js';

@@ -25,21 +25,21 @@ export type LanguageModelFactory = (target: ModelTarget) => Promise<LanguageMode
 export const createLanguageModel: LanguageModelFactory = async (target) => {
   switch (target.provider) {
     case 'openai': {
-      const { createOpenAI } = await import('@ai-sdk/openai');
+      const { createOpenAI } = await import('./ai-runtime.js');
       // Chat Completions, the protocol every OpenAI-compatible gateway also speaks.
       return createOpenAI({ apiKey: target.apiKey, baseURL: target.baseUrl }).chat(target.model);
     }
     case 'anthropic': {
-      const { createAnthropic } = await import('@ai-sdk/anthropic');
+      const { createAnthropic } = await import('./ai-runtime.js');
       return createAnthropic({ apiKey: target.apiKey, baseURL: target.baseUrl })(target.model);
     }
     case 'openai-compatible': {
       if (!target.baseUrl) throw new Error('openai-compatible needs a base URL');
-      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      const { createOpenAICompatible } = await import('./ai-runtime.js');
       return createOpenAICompatible({ name: 'openai-compatible', apiKey: target.apiKey, baseURL: target.baseUrl, includeUsage: true })(target.model);
     }
     case 'bedrock': {
-      const { createAmazonBedrock } = await import('@ai-sdk/amazon-bedrock');
+      const { createAmazonBedrock } = await import('./ai-runtime.js');
       // IAM credentials of the function (AWS_* environment variables in Lambda); no key is stored.
       return createAmazonBedrock({ region: target.region })(target.model);
     }

@@ -31,7 +31,7 @@ export async function runTutorTurn(args: {
   let failure: unknown;
   let usage: { inputTokens?: number; outputTokens?: number } = {};
   // Loaded with the first turn, not at cold start (see language-model.ts).
-  const { generateText, isStepCount, streamText } = await import('ai');
+  const { generateText, isStepCount, streamText } = await import('./ai-runtime.js');
   const options = {
     model: args.model,
     instructions: args.instructions,

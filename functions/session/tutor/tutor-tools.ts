@@ -33,7 +33,7 @@ export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: 
   const run = ctx.services.contractRunner;
   // A process that cannot run other domains' tools offers the model none.
   if (maxCalls <= 0 || !run) return {};
-  const { jsonSchema, tool } = await import('ai');
+  const { jsonSchema, tool } = await import('./ai-runtime.js');
   const tools: ToolSet = {};
   for (const contract of TUTOR_LOOKUPS) {
     const name = ctx.registry.servedName(contract);

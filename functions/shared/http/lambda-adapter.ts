@@ -2,13 +2,12 @@ import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/executionModeStreamifyResponse';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { loadConfig, type AppConfig } from '../config.js';
-import { logger, metrics, tracer } from '../observability.js';
+import { logger, metrics } from '../observability.js';
 import { createServices, type Services } from '../services.js';
 import type { ContractRunner } from '../tools/contract-runner.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
@@ -100,9 +99,13 @@ export function createWebLambdaHandler(buildApp: () => Promise<FetchHandler>) {
   return withPowertools(async (event: unknown) => answerApiGatewayEvent(await (app ??= buildApp()), event as APIGatewayProxyEvent));
 }
 
+/**
+ * Logger and metrics middlewares. Traces come from the function's active X-Ray tracing (the SDK passes
+ * the trace header on to DynamoDB and forwarded invokes); Powertools' tracer would only add a handler
+ * subsegment, for 120 KB of X-Ray SDK in every request bundle and its start-up cost (ADR 0013).
+ */
 function withPowertools(handle: (event: unknown) => Promise<unknown>) {
   return middy({ executionMode: executionModeStreamifyResponse })
-    .use(captureLambdaHandler(tracer))
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics))
     .handler(handle);

@@ -3,7 +3,7 @@ import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
 import { defineContract } from '../../shared/tools/define-tool.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { SourceCoursesInput, StudentFactsInput } from '../resolve-input.js';
-import { TRANSFER_TOOL } from '../transfer-tool.js';
+import { TRANSFER_TOOL } from './transfer-tool.js';
 
 export const ReceiverSchema = z.object({
   institution: z.string().describe('Receiving institution slug, e.g. "sfu"'),

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
 import { defineContract } from '../../shared/tools/define-tool.js';
-import { TRANSFER_TOOL } from '../transfer-tool.js';
+import { TRANSFER_TOOL } from './transfer-tool.js';
 import { RuleSummarySchema } from '../match-output.js';
 import { TransferRuleSchema } from '../rule-model.js';
 

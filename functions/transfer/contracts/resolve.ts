@@ -2,7 +2,7 @@ import * as z from 'zod/v4';
 import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineContract } from '../../shared/tools/define-tool.js';
-import { TRANSFER_TOOL } from '../transfer-tool.js';
+import { TRANSFER_TOOL } from './transfer-tool.js';
 import { MatchSchema, RuleSummarySchema } from '../match-output.js';
 import { CompletedAtTargetInput, SourceCoursesInput, StudentFactsInput } from '../resolve-input.js';
 

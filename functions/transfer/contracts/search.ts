@@ -2,7 +2,7 @@ import * as z from 'zod/v4';
 import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineContract } from '../../shared/tools/define-tool.js';
-import { TRANSFER_TOOL } from '../transfer-tool.js';
+import { TRANSFER_TOOL } from './transfer-tool.js';
 import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
 import { RuleSummarySchema } from '../match-output.js';
 

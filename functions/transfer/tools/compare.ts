@@ -1,12 +1,12 @@
+import { bindCatalogTool } from '../../course/course-lookup.js';
 import { effectiveDate, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { findInstitution, institutionId } from '../../shared/catalog/institutions.js';
-import { bindTool } from '../../shared/tools/define-tool.js';
 import { compareReceivers } from '../receiver-comparison.js';
 import { readSourceCourses, studentFacts } from '../resolve-input.js';
 import { getRules, outgoingRuleIds, RoundTrips } from '../transfer-store.js';
 import { compareContract } from '../contracts/compare.js';
 
-export const compareTool = bindTool(compareContract, async (args, ctx) => {
+export const compareTool = bindCatalogTool(compareContract, async (args, ctx) => {
   const sender = institutionId(args.sourceInstitution);
   const { codes, normalized } = readSourceCourses(args.sourceCourses);
   const only = args.receivers ? new Set(args.receivers.map(institutionId)) : undefined;

@@ -1,10 +1,10 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
+import { bindCatalogTool } from '../../course/course-lookup.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { ruleSummary } from '../match-output.js';
 import { getRule, pairRulesForCourse } from '../transfer-store.js';
 import { detailsContract } from '../contracts/details.js';
 
-export const detailsTool = bindTool(detailsContract, async (args, ctx) => {
+export const detailsTool = bindCatalogTool(detailsContract, async (args, ctx) => {
   const found = await getRule(ctx.services.store, args.ruleId);
   if (!found) throw ToolError.notFound(`No transfer rule ${args.ruleId}.`, ['Find rules with tn_transfer_search or tn_transfer_resolve.']);
   const { rule } = found;

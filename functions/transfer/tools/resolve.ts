@@ -1,6 +1,6 @@
+import { bindCatalogTool } from '../../course/course-lookup.js';
 import { effectiveDate, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { institutionId } from '../../shared/catalog/institutions.js';
-import { bindTool } from '../../shared/tools/define-tool.js';
 import { matchOutput } from '../match-output.js';
 import { explainPlan } from '../plan-explanation.js';
 import { readSourceCourses, studentFacts } from '../resolve-input.js';
@@ -11,7 +11,7 @@ import { indexedRules } from '../transfer-index.js';
 import { listedRules, RoundTrips } from '../transfer-store.js';
 import { resolveContract } from '../contracts/resolve.js';
 
-export const resolveTool = bindTool(resolveContract, async (args, ctx) => {
+export const resolveTool = bindCatalogTool(resolveContract, async (args, ctx) => {
   const sender = institutionId(args.sourceInstitution);
   const receiver = institutionId(args.targetInstitution);
   const { codes, normalized } = readSourceCourses(args.sourceCourses);

@@ -1,6 +1,6 @@
+import { bindCatalogTool } from '../../course/course-lookup.js';
 import { effectiveDate, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { institutionId } from '../../shared/catalog/institutions.js';
-import { bindTool } from '../../shared/tools/define-tool.js';
 import { courseCodeInput } from '../resolve-input.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { ruleSummary } from '../match-output.js';
@@ -10,7 +10,7 @@ import type { TransferRule } from '../rule-model.js';
 import { getRules, pairRules, RoundTrips, rulesAwarding, type PairPage } from '../transfer-store.js';
 import { searchContract } from '../contracts/search.js';
 
-export const searchTool = bindTool(searchContract, async (args, ctx) => {
+export const searchTool = bindCatalogTool(searchContract, async (args, ctx) => {
   const sender = args.sourceInstitution === undefined ? undefined : institutionId(args.sourceInstitution);
   const receiver = institutionId(args.targetInstitution);
   const code = args.course ? courseCodeInput(args.course, 'course') : undefined;
