@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
 import { parseCourseRef, type CourseRef } from '../shared/catalog/course-ref.js';
-import { ToolError } from '../shared/tools/errors.js';
+import { DomainError } from '../shared/domain-error.js';
 import { bindTool, type ToolContract, type ToolDefinition } from '../shared/tools/define-tool.js';
 import type { ToolContext } from '../shared/tools/tool-context.js';
 import { catalogCacheFor } from './catalog-cache.js';
@@ -16,7 +16,7 @@ export interface LoadedCourse {
 export function parseCourseInput(input: string, field = 'course'): CourseRef {
   const ref = parseCourseRef(input);
   if (!ref) {
-    throw ToolError.badRequest(`"${input}" is not a course reference like "sfu:CMPT 225".`, [
+    throw DomainError.invalid(`"${input}" is not a course reference like "sfu:CMPT 225".`, [
       { field, message: 'expected institution:SUBJECT NUMBER, e.g. sfu:CMPT 225' },
     ]);
   }
@@ -31,7 +31,7 @@ export async function loadCourse(ctx: ToolContext, input: string, field = 'cours
   if (!bundle) {
     const index = await cache.getIndex();
     const close = index.closeMatches(ref.institution, ref.code).map((c) => `${c.ref}${c.title ? ` (${c.title})` : ''}`);
-    throw ToolError.notFound(
+    throw DomainError.notFound(
       `No course ${ref.ref} in the catalog.`,
       close.length ? [`Close matches: ${close.join('; ')}`] : [`Search with tn_course_search, or list institutions with tn_course_institutions.`],
     );

@@ -1,5 +1,5 @@
 import type { Store } from '../shared/store/dynamo-client.js';
-import { ToolError } from '../shared/tools/errors.js';
+import { DomainError } from '../shared/domain-error.js';
 import type { ToolContext } from '../shared/tools/tool-context.js';
 import type { Preferences } from '../user/preferences.js';
 import { releaseAnswering, transitionAskRequestItem } from './ask-requests.js';
@@ -106,8 +106,8 @@ export async function answerQuestion(
     // The answer was produced but could not be stored.
     await giveBack();
     ctx.logger.error('answer could not be stored', { error: error instanceof Error ? error.message : String(error) });
-    throw new ToolError(
-      'SERVICE_UNAVAILABLE',
+    throw new DomainError(
+      'unavailable',
       'The answer could not be saved.',
       { reason: 'storing the answer failed', retryAfter: 2 },
       'Your message is saved and nothing was charged. Retry tn_session_ask with the same clientEventId.',

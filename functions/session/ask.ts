@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import { ToolError } from '../shared/tools/errors.js';
+import { DomainError } from '../shared/domain-error.js';
 import type { ToolContext } from '../shared/tools/tool-context.js';
 import {
   claimAnswering,
@@ -60,13 +60,13 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
   try {
     if (existing) {
       if (existing.contentHash !== hash) {
-        throw new ToolError('CONFLICT', `clientEventId "${clientEventId}" was already used with a different message.`, {
+        throw new DomainError('conflict', `clientEventId "${clientEventId}" was already used with a different message.`, {
           reason: 'same clientEventId, different content',
         });
       }
       if (existing.state === 'answered') return await replay(ctx, input.sessionId, existing);
       if (existing.state === 'cancelled') {
-        throw new ToolError('CONFLICT', `The draft "${clientEventId}" was cancelled; it cannot be sent.`, { reason: 'draft cancelled' }, 'Send the message again with a new clientEventId.');
+        throw new DomainError('conflict', `The draft "${clientEventId}" was cancelled; it cannot be sent.`, { reason: 'draft cancelled' }, 'Send the message again with a new clientEventId.');
       }
       assertActive(session);
       if (existing.state === 'draft' && input.draft) return draftOutcome(existing, clientEventId);
@@ -88,8 +88,8 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
         });
       }
       if (input.draft) {
-        throw new ToolError(
-          'CONFLICT',
+        throw new DomainError(
+          'conflict',
           `The message "${clientEventId}" was already sent; it cannot become a draft.`,
           { reason: 'already sent' },
           'Call tn_session_ask again with draft false (or omitted) and the same clientEventId to get its answer.',
@@ -195,8 +195,8 @@ async function retryAnswer(turn: Turn, request: AskRequest): Promise<AskOutcome>
   const store = ctx.services.store;
   if (!(await claimAnswering(store, session.sessionId, request.clientEventId, ctx.now(), leaseMs(ctx)))) {
     const until = request.answeringUntil ? Date.parse(request.answeringUntil) : ctx.now().getTime();
-    throw new ToolError(
-      'CONFLICT',
+    throw new DomainError(
+      'conflict',
       `The message "${request.clientEventId}" is being answered by another request.`,
       { reason: 'answer in progress', retryAfter: Math.max(1, Math.ceil((until - ctx.now().getTime()) / 1000)) },
       'Wait details.retryAfter seconds, then call again with the same clientEventId to get the answer.',

@@ -1,5 +1,5 @@
 import type { Store } from '../shared/store/dynamo-client.js';
-import { ToolError } from '../shared/tools/errors.js';
+import { DomainError } from '../shared/domain-error.js';
 import { contentHash, deleteDraftItem, putAskRequestItem, putDraftItem, transitionAskRequestItem } from './ask-requests.js';
 import { AppendConditionFailed, appendEvents, type AppendPlan, type NewEvent } from './event-log.js';
 import type { PendingDraft, SessionEvent, SessionRecord } from './session-model.js';
@@ -15,8 +15,8 @@ class StaleDraftList extends Error {}
 
 export function assertActive(session: SessionRecord): void {
   if (session.status === 'ended') {
-    throw new ToolError(
-      'UNPROCESSABLE_ENTITY',
+    throw new DomainError(
+      'unprocessable',
       `Session ${session.sessionId} has ended; it takes no more messages.`,
       { reason: `ended at ${session.endedAt}` },
       'Start a new session with tn_session_start to keep going; the ended one can still be read (tn_session_history, tn_session_export).',

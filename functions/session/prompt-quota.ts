@@ -2,7 +2,7 @@ import type { Principal } from '../shared/auth/principal.js';
 import type { Services } from '../shared/services.js';
 import { ANONYMOUS_QUOTA_OWNER } from '../shared/store/keys.js';
 import { consumeQuota, quotaWindow, releaseQuota, type QuotaWindow } from '../shared/store/quota-counter.js';
-import { ToolError } from '../shared/tools/errors.js';
+import { DomainError } from '../shared/domain-error.js';
 import { DAY_MS, PROMPT_QUOTA_KIND } from '../user/quota-usage.js';
 
 export interface PromptReservation {
@@ -19,7 +19,7 @@ export async function reservePrompt(services: Services, principal: Principal, no
   const window = quotaWindow(DAY_MS, now);
   const result = await consumeQuota(services.store, { userId: owner, kind: PROMPT_QUOTA_KIND, max, window });
   if (!result.admitted) {
-    throw ToolError.rateLimited(
+    throw DomainError.limitReached(
       'Daily prompt limit exceeded',
       result,
       now,

@@ -4,7 +4,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { deleteAll, putAll } from '../shared/store/batch-writes.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
-import { ToolError } from '../shared/tools/errors.js';
+import { DomainError } from '../shared/domain-error.js';
 import { contentHash, type AskRequest } from './ask-requests.js';
 import { readAllEvents } from './event-log.js';
 import { effectiveExpiry, epochSeconds, expiryAfter, itemsExpiryFor, type SessionEvent, type SessionRecord } from './session-model.js';
@@ -31,7 +31,7 @@ export async function importSnapshot(store: Store, args: ImportArgs): Promise<Im
   if (existing && existing.ownerId !== args.ownerId) {
     const own = callerSessionId(args.ownerId, original);
     const taken = await readSessionIfAny(store, own);
-    if (taken && taken.ownerId !== args.ownerId) throw new ToolError('CONFLICT', 'The snapshot could not be imported; export it again and retry.');
+    if (taken && taken.ownerId !== args.ownerId) throw new DomainError('conflict', 'The snapshot could not be imported; export it again and retry.');
     return importUnder(store, args, own, taken);
   }
   return importUnder(store, args, original, existing);
@@ -46,7 +46,7 @@ interface ImportArgs {
 
 async function readSessionIfAny(store: Store, sessionId: string): Promise<SessionRecord | undefined> {
   return readSession(store, sessionId).catch((error: unknown) => {
-    if (error instanceof ToolError && error.code === 'NOT_FOUND') return undefined;
+    if (error instanceof DomainError && error.kind === 'not-found') return undefined;
     throw error;
   });
 }
@@ -68,7 +68,7 @@ async function importUnder(store: Store, args: ImportArgs, sessionId: string, ex
     const stored = await readAllEvents(store, sessionId);
     const diverged = snapshot.events.find((event, index) => stored[index]?.eventId !== event.eventId);
     if (diverged) {
-      throw new ToolError('CONFLICT', `Session ${sessionId} exists with different events from seq ${diverged.seq}.`, { reason: 'snapshot diverges from the stored session' }, 'Export the stored session again (tn_session_export) and use that snapshot.');
+      throw new DomainError('conflict', `Session ${sessionId} exists with different events from seq ${diverged.seq}.`, { reason: 'snapshot diverges from the stored session' }, 'Export the stored session again (tn_session_export) and use that snapshot.');
     }
     return { status: 'already-present', sessionId, latestSeq: existing.lastSeq, expiresAt: effectiveExpiry(existing) };
   }

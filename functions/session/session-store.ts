@@ -4,7 +4,7 @@ import { queryAll } from '../shared/store/query-all.js';
 import type { Principal } from '../shared/auth/principal.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
-import { ToolError } from '../shared/tools/errors.js';
+import { DomainError } from '../shared/domain-error.js';
 import type { ToolContext } from '../shared/tools/tool-context.js';
 import { effectiveExpiry, epochSeconds, PendingDraftSchema, type PendingDraft, type SessionRecord } from './session-model.js';
 
@@ -34,7 +34,7 @@ export async function createSession(store: Store, record: SessionRecord): Promis
 /** The stored META item, or NOT_FOUND; no access check (callers go through openSession). */
 export async function readSession(store: Store, sessionId: string): Promise<SessionRecord> {
   const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: sessionKeys.meta(sessionId), ConsistentRead: true }));
-  if (!result.Item) throw ToolError.notFound(`No session ${sessionId}.`, NOT_FOUND_HINTS);
+  if (!result.Item) throw DomainError.notFound(`No session ${sessionId}.`, NOT_FOUND_HINTS);
   const { PK: _pk, SK: _sk, GSI1PK: _gsiPk, GSI1SK: _gsiSk, entity: _entity, ttl: _ttl, ...record } = result.Item;
   return record as SessionRecord;
 }
@@ -47,7 +47,7 @@ export async function openSession(store: Store, sessionId: string, principal: Pr
   const session = await readSession(store, sessionId);
   const callerId = principal.kind === 'user' ? principal.userId : null;
   if (session.ownerId !== callerId || Date.parse(effectiveExpiry(session)) <= now.getTime()) {
-    throw ToolError.notFound(`No session ${sessionId}.`, NOT_FOUND_HINTS);
+    throw DomainError.notFound(`No session ${sessionId}.`, NOT_FOUND_HINTS);
   }
   return session;
 }
@@ -59,7 +59,7 @@ export async function openSession(store: Store, sessionId: string, principal: Pr
 export async function sessionIdFor(store: Store, principal: Principal, sessionId: string | undefined, now: Date): Promise<string> {
   if (sessionId) return sessionId;
   if (principal.kind !== 'user') {
-    throw ToolError.badRequest('sessionId is required without sign-in.', [{ field: 'sessionId', message: 'required for anonymous callers' }]);
+    throw DomainError.invalid('sessionId is required without sign-in.', [{ field: 'sessionId', message: 'required for anonymous callers' }]);
   }
   const result = await store.doc.send(
     new QueryCommand({
@@ -75,7 +75,7 @@ export async function sessionIdFor(store: Store, principal: Principal, sessionId
     (item) => item.status === 'active' && Date.parse(effectiveExpiry(item as SessionRecord)) > now.getTime(),
   );
   if (!current) {
-    throw ToolError.notFound('You have no active session; start one with tn_session_start or pass a sessionId.', NOT_FOUND_HINTS);
+    throw DomainError.notFound('You have no active session; start one with tn_session_start or pass a sessionId.', NOT_FOUND_HINTS);
   }
   return String(current.sessionId);
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
 import { normalizeCourseCode } from '../shared/catalog/course-ref.js';
-import { ToolError } from '../shared/tools/errors.js';
+import { DomainError } from '../shared/domain-error.js';
 import type { StudentFacts } from './conditions.js';
 
 /** Inputs tn_transfer_resolve and tn_transfer_compare share: the courses taken and what is known about the student. */
@@ -29,7 +29,7 @@ const withoutPrefix = (input: string) => (input.includes(':') ? input.slice(inpu
 /** A course code typed loosely ("langara:cpsc1160", "CPSC 1160"), or BAD_REQUEST naming the field. */
 export function courseCodeInput(input: string, field: string): string {
   const code = normalizeCourseCode(withoutPrefix(input));
-  if (!code) throw ToolError.badRequest(`"${input}" is not a course code like "CPSC 1150".`, [{ field, message: 'expected SUBJECT NUMBER' }]);
+  if (!code) throw DomainError.invalid(`"${input}" is not a course code like "CPSC 1150".`, [{ field, message: 'expected SUBJECT NUMBER' }]);
   return code;
 }
 

@@ -7,7 +7,7 @@ import { byokEncryptionContext } from '../shared/crypto/byok-context.js';
 import { EnvelopeSchema, sealSecret } from '../shared/crypto/envelope.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, keys, userPk } from '../shared/store/keys.js';
-import { ToolError } from '../shared/tools/errors.js';
+import { DomainError } from '../shared/domain-error.js';
 
 export const PROVIDERS = ['openai', 'anthropic', 'openai-compatible'] as const;
 export const ProviderSchema = z.enum(PROVIDERS);
@@ -34,7 +34,7 @@ const KEY_FORMATS: Record<Provider, { pattern: RegExp; expected: string }> = {
 /** Format check per provider. Messages describe the expected shape and never echo the key. */
 export function checkKeyFormat(provider: Provider, apiKey: string): void {
   const format = KEY_FORMATS[provider];
-  const mismatch = (message: string) => ToolError.badRequest(message, [{ field: 'apiKey', message }]);
+  const mismatch = (message: string) => DomainError.invalid(message, [{ field: 'apiKey', message }]);
   if (provider === 'openai' && apiKey.startsWith('sk-ant-')) {
     throw mismatch('apiKey looks like an Anthropic key; use provider "anthropic"');
   }
@@ -47,7 +47,7 @@ export async function addCredential(
 ): Promise<CredentialSummary> {
   const existing = await countCredentials(deps.store, args.userId);
   if (existing >= args.maxCredentials) {
-    throw ToolError.unprocessable(
+    throw DomainError.unprocessable(
       `You already have ${existing} BYOK credentials, the most your plan allows.`,
       `limit ${args.maxCredentials}; delete one with tn_user_byok_delete first`,
     );
@@ -172,7 +172,7 @@ export async function deleteCredential(store: Store, args: { userId: string; cre
     if (!(error instanceof TransactionCanceledException)) throw error;
     const [deleteReason, preferencesReason] = error.CancellationReasons ?? [];
     if (deleteReason?.Code === 'ConditionalCheckFailed') {
-      throw ToolError.notFound(`No BYOK credential ${args.credentialId}.`, ['List your credentials with tn_user_byok_list.']);
+      throw DomainError.notFound(`No BYOK credential ${args.credentialId}.`, ['List your credentials with tn_user_byok_list.']);
     }
     // The default changed between our read and the write: decide again with fresh preferences.
     if (preferencesReason?.Code === 'ConditionalCheckFailed' && attempt < 3) return deleteCredential(store, args, attempt + 1);

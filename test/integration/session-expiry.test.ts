@@ -76,7 +76,7 @@ describe('session retention with DynamoDB TTL', () => {
 
     // Readable until its expiry (day 46), whose items all outlive it; not after.
     await expect(openSession(store, session.sessionId, ANONYMOUS, day(45))).resolves.toMatchObject({ lastSeq: 2 });
-    await expect(openSession(store, session.sessionId, ANONYMOUS, day(47))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(openSession(store, session.sessionId, ANONYMOUS, day(47))).rejects.toMatchObject({ kind: 'not-found' });
   });
 
   it('treats a session whose item TTLs were not moved as expired when they run out, never as readable with holes', async () => {
@@ -91,6 +91,6 @@ describe('session retention with DynamoDB TTL', () => {
       }),
     );
     await expect(openSession(store, session.sessionId, ANONYMOUS, day(44))).resolves.toBeDefined();
-    await expect(openSession(store, session.sessionId, ANONYMOUS, day(46))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(openSession(store, session.sessionId, ANONYMOUS, day(46))).rejects.toMatchObject({ kind: 'not-found' });
   });
 });

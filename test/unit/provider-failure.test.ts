@@ -1,6 +1,7 @@
 import { APICallError, RetryError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { mapError, ToolError } from '../../functions/shared/tools/errors.js';
+import { DomainError } from '../../functions/shared/domain-error.js';
+import { mapError } from '../../functions/shared/tools/errors.js';
 import type { ModelTarget } from '../../functions/session/tutor/language-model.js';
 import { providerFailure } from '../../functions/session/tutor/run-turn.js';
 
@@ -26,13 +27,16 @@ function retryError(errors: unknown[], reason: 'maxRetriesExceeded' | 'errorNotR
   return new RetryError({ message: `Failed after ${errors.length} attempts. Last error: ${PROVIDER_MESSAGE}`, reason, errors });
 }
 
+/** The ErrorResponse code the tool edge gives the error. */
+const codeOf = (error: DomainError) => mapError(error, 'r').response.code;
+
 /** Everything an agent or user could see of the error. */
-function visible(error: ToolError): string {
+function visible(error: DomainError): string {
   const mapped = mapError(error, 'req-1');
   return JSON.stringify({ response: mapped.response, instruction: mapped.instruction, message: error.message, details: error.details, raw: error.instruction });
 }
 
-function expectNoLeak(error: ToolError) {
+function expectNoLeak(error: DomainError) {
   const text = visible(error);
   expect(text).not.toContain('LEAKME');
   expect(text).not.toContain('leakme');
@@ -43,8 +47,8 @@ function expectNoLeak(error: ToolError) {
 describe('providerFailure', () => {
   it.each([401, 403])('BYOK %i is UNPROCESSABLE_ENTITY and tells the user to check their key', (status) => {
     const error = providerFailure(apiError(status), byok);
-    expect(error).toBeInstanceOf(ToolError);
-    expect(error.code).toBe('UNPROCESSABLE_ENTITY');
+    expect(error).toBeInstanceOf(DomainError);
+    expect(codeOf(error)).toBe('UNPROCESSABLE_ENTITY');
     expect(error.message).toContain(`HTTP ${status}`);
     expect(error.message).toContain('openai');
     expect(error.instruction).toMatch(/key/i);
@@ -57,7 +61,7 @@ describe('providerFailure', () => {
 
   it.each([401, 403])('operator %i is SERVICE_UNAVAILABLE (the user cannot fix the operator key)', (status) => {
     const error = providerFailure(apiError(status), operator);
-    expect(error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(codeOf(error)).toBe('SERVICE_UNAVAILABLE');
     expect(error.details?.reason).toBe(`provider responded ${status}`);
     expect(error.instruction ?? '').not.toMatch(/replace their .* key/);
     expect(mapError(error, 'r').status).toBe(503);
@@ -66,7 +70,7 @@ describe('providerFailure', () => {
 
   it.each([400, 404, 422])('BYOK %i is UNPROCESSABLE_ENTITY naming the configured model', (status) => {
     const error = providerFailure(apiError(status), byok);
-    expect(error.code).toBe('UNPROCESSABLE_ENTITY');
+    expect(codeOf(error)).toBe('UNPROCESSABLE_ENTITY');
     expect(error.message).toContain('"gpt-4.1-mini"');
     expect(error.details?.reason).toBe(`provider refused the request (${status})`);
     expectNoLeak(error);
@@ -75,7 +79,7 @@ describe('providerFailure', () => {
   it('429 with retry-after: 42 is SERVICE_UNAVAILABLE with details.retryAfter 42', () => {
     for (const target of [byok, operator]) {
       const error = providerFailure(apiError(429, { 'retry-after': '42' }), target);
-      expect(error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(codeOf(error)).toBe('SERVICE_UNAVAILABLE');
       expect(error.message).toContain('rate limiting');
       expect(error.details?.retryAfter).toBe(42);
       expect(error.details?.reason).toBe('provider responded 429');
@@ -93,7 +97,7 @@ describe('providerFailure', () => {
   it.each([500, 502, 503, 529])('%i is SERVICE_UNAVAILABLE with a short retryAfter, for BYOK and operator alike', (status) => {
     for (const target of [byok, operator]) {
       const error = providerFailure(apiError(status), target);
-      expect(error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(codeOf(error)).toBe('SERVICE_UNAVAILABLE');
       expect(error.message).toContain(`HTTP ${status}`);
       expect(error.details).toMatchObject({ reason: `provider responded ${status}`, retryAfter: 5 });
       expectNoLeak(error);
@@ -106,23 +110,23 @@ describe('providerFailure', () => {
 
   it('a RetryError is judged by its last error', () => {
     const auth = providerFailure(retryError([apiError(500), apiError(401)], 'errorNotRetryable'), byok);
-    expect(auth.code).toBe('UNPROCESSABLE_ENTITY');
+    expect(codeOf(auth)).toBe('UNPROCESSABLE_ENTITY');
     expect(auth.details?.reason).toBe('provider authentication failed (401)');
     expectNoLeak(auth);
 
     const limited = providerFailure(retryError([apiError(500), apiError(429, { 'retry-after': '42' })]), byok);
-    expect(limited.code).toBe('SERVICE_UNAVAILABLE');
+    expect(codeOf(limited)).toBe('SERVICE_UNAVAILABLE');
     expect(limited.details?.retryAfter).toBe(42);
     expectNoLeak(limited);
 
     const server = providerFailure(retryError([apiError(401), apiError(503)]), byok);
-    expect(server.code).toBe('SERVICE_UNAVAILABLE');
+    expect(codeOf(server)).toBe('SERVICE_UNAVAILABLE');
     expect(server.details?.reason).toBe('provider responded 503');
   });
 
   it('a failure without a status (network error) is SERVICE_UNAVAILABLE "provider unreachable"', () => {
     const network = providerFailure(new TypeError(`fetch failed: ${PROVIDER_MESSAGE}`), byok);
-    expect(network.code).toBe('SERVICE_UNAVAILABLE');
+    expect(codeOf(network)).toBe('SERVICE_UNAVAILABLE');
     expect(network.details).toMatchObject({ reason: 'provider unreachable', retryAfter: 5 });
     expect(network.message).not.toMatch(/HTTP/);
     expectNoLeak(network);
@@ -139,7 +143,7 @@ describe('providerFailure', () => {
   it('reads a statusCode from errors that are not APICallErrors', () => {
     const error = Object.assign(new Error(PROVIDER_MESSAGE), { statusCode: 401 });
     const mapped = providerFailure(error, byok);
-    expect(mapped.code).toBe('UNPROCESSABLE_ENTITY');
+    expect(codeOf(mapped)).toBe('UNPROCESSABLE_ENTITY');
     expectNoLeak(mapped);
     expect(providerFailure(Object.assign(new Error('x'), { statusCode: '401' }), byok).details?.reason).toBe('provider unreachable');
   });

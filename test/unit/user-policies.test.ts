@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ToolError } from '../../functions/shared/tools/errors.js';
+import { DomainError } from '../../functions/shared/domain-error.js';
+import { mapError } from '../../functions/shared/tools/errors.js';
 import { checkBaseUrl, isNonPublicAddress } from '../../functions/shared/net/outbound-url.js';
 import { checkKeyFormat } from '../../functions/user/byok-credentials.js';
 
@@ -23,9 +24,9 @@ describe('BYOK key formats', () => {
       checkKeyFormat(provider, key);
       expect.fail('should throw');
     } catch (error) {
-      expect((error as ToolError).code).toBe('BAD_REQUEST');
-      expect((error as ToolError).message).toMatch(message);
-      expect(JSON.stringify({ message: (error as ToolError).message, details: (error as ToolError).details })).not.toContain(key);
+      expect(mapError(error, 'r').response.code).toBe('BAD_REQUEST');
+      expect((error as DomainError).message).toMatch(message);
+      expect(JSON.stringify({ message: (error as DomainError).message, details: (error as DomainError).details })).not.toContain(key);
     }
   });
 });

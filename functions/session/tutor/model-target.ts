@@ -3,7 +3,7 @@ import type { DefaultLlmProvider, TutorConfig } from '../../shared/config.js';
 import { byokEncryptionContext } from '../../shared/crypto/byok-context.js';
 import { openSecret } from '../../shared/crypto/envelope.js';
 import type { Services } from '../../shared/services.js';
-import { ToolError } from '../../shared/tools/errors.js';
+import { DomainError } from '../../shared/domain-error.js';
 import { checkBaseUrl } from '../../shared/net/outbound-url.js';
 import type { StoredCredential } from '../../user/byok-credentials.js';
 import type { Preferences } from '../../user/preferences.js';
@@ -25,9 +25,9 @@ export async function resolveModelTarget(
   const operator = operatorTarget(services);
   if (operator) return operator;
   if (principal.kind !== 'user') {
-    throw new ToolError('UNAUTHORIZED', 'Anonymous tutoring is not offered here: sign in and add your own provider key.');
+    throw new DomainError('unauthenticated', 'Anonymous tutoring is not offered here: sign in and add your own provider key.');
   }
-  throw ToolError.unprocessable(
+  throw DomainError.unprocessable(
     'No model is available to answer: add your own provider key with tn_user_byok_add.',
     'the user has no BYOK credential and the operator configured no default provider',
   );
@@ -42,7 +42,7 @@ function chooseCredential(preferences: Preferences, stored: StoredCredential[]):
   const chosen = stored.find((credential) => credential.credentialId === preferences.defaultCredentialId);
   if (chosen) return chosen;
   if (stored.length > 1) {
-    throw ToolError.unprocessable(
+    throw DomainError.unprocessable(
       'You have several provider keys and none is the default: choose one with tn_user_preferences_set { defaultCredentialId }.',
       'several BYOK credentials, no default credential in preferences',
     );
@@ -56,7 +56,7 @@ async function byokTarget(services: Services, userId: string, credential: Stored
   try {
     apiKey = await openSecret(services.dataKeys, credential.envelope, byokEncryptionContext(userId, credential.credentialId));
   } catch {
-    throw new ToolError('SERVICE_UNAVAILABLE', 'Your stored provider key could not be decrypted right now.', { reason: 'key decryption failed' });
+    throw new DomainError('unavailable', 'Your stored provider key could not be decrypted right now.', { reason: 'key decryption failed' });
   }
   // Checked again at call time: the name may resolve elsewhere now than when the key was added.
   const baseUrl = credential.baseUrl ? await checkBaseUrl(credential.baseUrl, runtime) : proxyFor(tutor, credential.provider);

@@ -1,6 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
-import { ToolError } from '../../shared/tools/errors.js';
+import { DomainError } from '../../shared/domain-error.js';
 import type { ModelTarget } from './language-model.js';
 
 export interface TurnResult {
@@ -11,7 +11,7 @@ export interface TurnResult {
 
 /**
  * One tutor turn through the AI SDK: with `onDelta`, streams text deltas as they arrive (tool steps in
- * between); without, one non-streaming call. Bounded by a timeout and the caller's signal. Any provider failure becomes a ToolError
+ * between); without, one non-streaming call. Bounded by a timeout and the caller's signal. Any provider failure becomes a DomainError
  * that names the status, never the provider's own message (which can quote part of the key).
  */
 export async function runTutorTurn(args: {
@@ -71,48 +71,48 @@ export async function runTutorTurn(args: {
     failure = error;
   }
   if (timeout.aborted) throw providerTimeout(args.timeoutMs);
-  if (args.signal.aborted) throw new ToolError('SERVICE_UNAVAILABLE', 'The request was cancelled before the tutor finished.');
+  if (args.signal.aborted) throw new DomainError('unavailable', 'The request was cancelled before the tutor finished.');
   if (failure !== undefined) throw providerFailure(failure, args.target);
   if (!text.trim()) {
-    throw new ToolError('SERVICE_UNAVAILABLE', 'The tutor returned an empty answer.', { reason: 'empty completion from the provider' });
+    throw new DomainError('unavailable', 'The tutor returned an empty answer.', { reason: 'empty completion from the provider' });
   }
   return { text, ...usage };
 }
 
-function providerTimeout(timeoutMs: number): ToolError {
-  return new ToolError(
-    'SERVICE_UNAVAILABLE',
+function providerTimeout(timeoutMs: number): DomainError {
+  return new DomainError(
+    'unavailable',
     `The tutor's model did not answer within ${Math.round(timeoutMs / 1000)} s.`,
     { reason: 'provider timeout', retryAfter: 5 },
     'Your message is saved. Retry tn_session_ask with the same clientEventId in a few seconds; nothing was charged.',
   );
 }
 
-/** Maps a provider failure to the ErrorResponse the agent can act on. */
-export function providerFailure(error: unknown, target: ModelTarget): ToolError {
+/** Maps a provider failure to an error the agent can act on. */
+export function providerFailure(error: unknown, target: ModelTarget): DomainError {
   const cause = isRetryError(error) ? error.lastError : error;
   const status = APICallError.isInstance(cause) ? cause.statusCode : statusOf(cause);
   const retryAfter = APICallError.isInstance(cause) ? retryAfterOf(cause.responseHeaders) : undefined;
   const kept = 'Your message is saved and nothing was charged.';
   const ownKey = target.source === 'byok';
   if ((status === 401 || status === 403) && ownKey) {
-    return new ToolError(
-      'UNPROCESSABLE_ENTITY',
+    return new DomainError(
+      'unprocessable',
       `The ${target.provider} provider rejected your API key (HTTP ${status}).`,
       { reason: `provider authentication failed (${status})`, hints: ['Replace the key: tn_user_byok_add, then tn_user_byok_delete for the old one.'] },
       `${kept} Ask the user to check or replace their ${target.provider} key, then retry with the same clientEventId.`,
     );
   }
   if ((status === 400 || status === 404 || status === 422) && ownKey) {
-    return new ToolError(
-      'UNPROCESSABLE_ENTITY',
+    return new DomainError(
+      'unprocessable',
       `The ${target.provider} provider refused the request (HTTP ${status}); the model "${target.model}" may not exist for this key.`,
       { reason: `provider refused the request (${status})` },
       `${kept} Ask the user to check the model configured with their key.`,
     );
   }
-  return new ToolError(
-    'SERVICE_UNAVAILABLE',
+  return new DomainError(
+    'unavailable',
     status === 429
       ? `The ${target.provider} provider is rate limiting requests (HTTP 429).`
       : `The tutor's model provider is unavailable${status ? ` (HTTP ${status})` : ''}.`,

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { ToolError } from '../tools/errors.js';
+import { DomainError } from '../domain-error.js';
 
 /** Loopback, private, link-local, CGNAT, unique-local and unspecified ranges: never reachable from AWS safely. */
 export function isNonPublicAddress(address: string): boolean {
@@ -23,7 +23,7 @@ export function isNonPublicAddress(address: string): boolean {
 }
 
 const badUrl = (message: string) =>
-  ToolError.badRequest(message, [{ field: 'baseUrl', message }]);
+  DomainError.invalid(message, [{ field: 'baseUrl', message }]);
 
 /**
  * The rule for every URL our servers fetch on a caller's say-so (BYOK base URLs, OAuth client
@@ -57,7 +57,7 @@ async function resolveAll(host: string, resolve: typeof lookup): Promise<string[
     const results = await resolve(host, { all: true });
     return results.map((r) => r.address);
   } catch {
-    throw ToolError.unprocessable('baseUrl host does not resolve', `could not resolve ${host}`);
+    throw DomainError.unprocessable('baseUrl host does not resolve', `could not resolve ${host}`);
   }
 }
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import type { ConsumeResult } from '../store/quota-counter.js';
+import { DomainError, type DomainErrorKind } from '../domain-error.js';
 import { fieldPath, INPUT_BOUNDS, truncated } from './input-bounds.js';
 
 export const ERROR_CODES = [
@@ -73,7 +73,10 @@ const DEFAULT_INSTRUCTION: Record<ErrorCode, string> = {
   SERVICE_UNAVAILABLE: 'A dependency is temporarily unavailable; retry after a short wait.',
 };
 
-/** The one domain error type. Everything a tool throws deliberately is a ToolError. */
+/**
+ * What the edge itself refuses (authentication, input validation, cursors, the HTTP layer), already in
+ * ErrorResponse codes. Domain modules throw DomainError instead (ADR 0015).
+ */
 export class ToolError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetails;
@@ -93,44 +96,42 @@ export class ToolError extends Error {
   static notFound(message: string, hints?: string[]): ToolError {
     return new ToolError('NOT_FOUND', message, hints?.length ? { hints } : undefined);
   }
-  static unprocessable(message: string, reason?: string): ToolError {
-    return new ToolError('UNPROCESSABLE_ENTITY', message, reason ? { reason } : undefined);
-  }
-  /** A refused quota or rate-limit increment: retryAfter is the seconds to the window's end (seed 000's example). */
-  static rateLimited(message: string, refused: ConsumeResult, now: Date, reason: string, instruction?: string): ToolError {
-    return new ToolError(
-      'RATE_LIMITED',
-      message,
-      {
-        reason,
-        retryAfter: Math.max(1, Math.ceil((refused.window.endsAt.getTime() - now.getTime()) / 1000)),
-        limit: { current: refused.current, max: refused.max, window: refused.window.label },
-      },
-      instruction,
-    );
-  }
 }
+
+/** The one table from a domain error's kind to the ErrorResponse code callers see. */
+export const CODE_BY_KIND: Record<DomainErrorKind, ErrorCode> = {
+  invalid: 'BAD_REQUEST',
+  unauthenticated: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  'not-found': 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  unprocessable: 'UNPROCESSABLE_ENTITY',
+  'limit-reached': 'RATE_LIMITED',
+  unavailable: 'SERVICE_UNAVAILABLE',
+};
 
 export interface MappedError {
   response: ErrorResponse;
   status: number;
   instruction: string;
-  /** True when the error was not a ToolError: the caller must log it, callers never see its detail. */
+  /** True when the error was neither a ToolError nor a DomainError: the caller must log it, callers never see its detail. */
   unexpected: boolean;
 }
 
 /** The one place any thrown value becomes an ErrorResponse. */
 export function mapError(error: unknown, requestId: string): MappedError {
-  if (error instanceof ToolError) {
+  const code = error instanceof DomainError ? CODE_BY_KIND[error.kind] : error instanceof ToolError ? error.code : undefined;
+  if (code) {
+    const { message, details, instruction } = error as DomainError | ToolError;
     return {
       response: {
-        code: error.code,
-        message: error.message,
-        ...(error.details ? { details: error.details } : {}),
+        code,
+        message,
+        ...(details ? { details } : {}),
         requestId,
       },
-      status: HTTP_STATUS_BY_CODE[error.code],
-      instruction: error.instruction ?? DEFAULT_INSTRUCTION[error.code],
+      status: HTTP_STATUS_BY_CODE[code],
+      instruction: instruction ?? DEFAULT_INSTRUCTION[code],
       unexpected: false,
     };
   }

@@ -1,6 +1,7 @@
 import { SERVICE_VERSION } from '../config.js';
 import { recordToolCall, requestLogger, type RequestLogger } from '../observability.js';
 import type { Principal } from '../auth/principal.js';
+import { DomainError } from '../domain-error.js';
 import type { Services } from '../services.js';
 import { consumeQuota, quotaWindow } from '../store/quota-counter.js';
 import { AgentHintsSchema, buildAgentHints, type AgentHints, type HintInput } from './agent-hints.js';
@@ -136,7 +137,7 @@ async function enforceRateLimit(definition: AnyToolDefinition, request: Invocati
     window,
   });
   if (!result.admitted) {
-    throw ToolError.rateLimited(`Rate limit for ${request.toolName} exceeded`, result, now, `${result.current}/${result.max} calls in the current ${window.label} window`);
+    throw DomainError.limitReached(`Rate limit for ${request.toolName} exceeded`, result, now, `${result.current}/${result.max} calls in the current ${window.label} window`);
   }
 }
 
