@@ -15,10 +15,7 @@ export const DOMAIN_ENTRIES: Record<string, string> = {
   router: 'functions/router/handler.ts',
 };
 
-/**
- * Same bundling the stack's functions ask esbuild for. Written under the project, so the AWS SDK left
- * out of the bundle resolves from node_modules as it does from the Lambda runtime's own copy.
- */
+/** Same bundling the stack's functions ask esbuild for (lib/constructs/lambda-bundling.ts). */
 export async function bundle(entry: string, outDir: string): Promise<string> {
   const outfile = path.join(outDir, `${path.basename(path.dirname(entry))}.mjs`);
   const common = {
@@ -46,7 +43,7 @@ export async function lazyPartBytes(entry: string, outDir: string): Promise<numb
   return bytes;
 }
 
-/** A fresh folder under the project's ignored local state, so bare imports of externals find node_modules. */
+/** A fresh folder under the project's ignored local state, so any module left external resolves from node_modules. */
 export async function bundleDir(): Promise<string> {
   await mkdir(path.resolve('.tutor-nexus'), { recursive: true });
   return mkdtemp(path.resolve('.tutor-nexus/bundles-'));

@@ -1,6 +1,8 @@
 import { ulid } from 'ulid';
-import { loadCourse } from '../../course/course-lookup.js';
+import { getContract } from '../../course/contracts/get.js';
+import { runContractFor } from '../../shared/tools/contract-runner.js';
 import { bindTool } from '../../shared/tools/define-tool.js';
+import type { ToolContext } from '../../shared/tools/tool-context.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { DEFAULT_PREFERENCES, getPreferences } from '../../user/preferences.js';
 import { expiryAfter, itemsExpiryFor, stateOf, type CourseSnapshot, type SessionRecord } from '../session-model.js';
@@ -17,10 +19,7 @@ export const startTool = bindTool(startContract, async (given, ctx) => {
   }
   const preferences = ctx.principal.kind === 'user' ? await getPreferences(ctx.services.store, ctx.principal.userId) : DEFAULT_PREFERENCES;
   let course: CourseSnapshot | null = null;
-  if (args.course) {
-    const { view } = await loadCourse(ctx, args.course);
-    course = { ref: view.ref, title: view.title, description: view.description, prerequisitesText: view.prerequisitesText };
-  }
+  if (args.course) course = await courseSnapshot(ctx, args.course);
   const expiresAt = expiryAfter(now, ctx.services.config.tutor.retentionDays).toISOString();
   const record: SessionRecord = {
     sessionId: ulid(now.getTime()),
@@ -55,3 +54,12 @@ export const startTool = bindTool(startContract, async (given, ctx) => {
     },
   };
 });
+
+/** The course as the catalog tool sees it (run by contract: the course domain's code stays there). */
+async function courseSnapshot(ctx: ToolContext, ref: string): Promise<CourseSnapshot> {
+  const got = await runContractFor(ctx, getContract, { course: ref });
+  if (!got) throw new Error('this process cannot look up courses (no contract runner)');
+  if (!got.ok) throw new ToolError(got.error.code, got.error.message, got.error.details, got.instruction);
+  const view = got.data as Pick<CourseSnapshot, 'ref' | 'title' | 'description' | 'prerequisitesText'>;
+  return { ref: view.ref, title: view.title, description: view.description, prerequisitesText: view.prerequisitesText };
+}

@@ -4,9 +4,8 @@ import { getContract } from '../../course/contracts/get.js';
 import { outlineContract } from '../../course/contracts/outline.js';
 import { prereqsContract } from '../../course/contracts/prereqs.js';
 import { searchContract } from '../../course/contracts/search.js';
-import type { ContractRunner } from '../../shared/tools/contract-runner.js';
+import { runContractFor } from '../../shared/tools/contract-runner.js';
 import type { AnyToolContract } from '../../shared/tools/define-tool.js';
-import type { Invocation } from '../../shared/tools/invoke-tool.js';
 import { jsonSchemasOf } from '../../shared/tools/json-schemas.js';
 import type { ToolContext } from '../../shared/tools/tool-context.js';
 import { resolveContract } from '../../transfer/contracts/resolve.js';
@@ -30,9 +29,8 @@ export interface LookupLog {
  * answer with what it has.
  */
 export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: LookupLog): Promise<ToolSet> {
-  const run = ctx.services.contractRunner;
   // A process that cannot run other domains' tools offers the model none.
-  if (maxCalls <= 0 || !run) return {};
+  if (maxCalls <= 0 || !ctx.services.contractRunner) return {};
   const { jsonSchema, tool } = await import('./ai-runtime.js');
   const tools: ToolSet = {};
   for (const contract of TUTOR_LOOKUPS) {
@@ -47,7 +45,7 @@ export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: 
           return { error: `Lookup limit of ${maxCalls} reached for this answer; answer with what you already know.` };
         }
         log.started++;
-        const invocation = await runLookup(ctx, run, contract, input, name);
+        const invocation = (await runContractFor(ctx, contract, input))!;
         log.calls.push({ tool: name, ok: invocation.ok });
         const result = invocation.ok ? invocation.data : { error: invocation.error.code, message: invocation.error.message, details: invocation.error.details };
         const text = JSON.stringify(result);
@@ -56,17 +54,4 @@ export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: 
     });
   }
   return tools;
-}
-
-/** Through the same pipeline as a client's call (validation, caching, the caller's own principal). */
-function runLookup(ctx: ToolContext, run: ContractRunner, contract: AnyToolContract, input: Record<string, unknown>, name: string): Promise<Invocation> {
-  return run(contract, input, {
-    toolName: name,
-    principal: ctx.principal,
-    requestId: ctx.requestId,
-    traceId: ctx.traceId,
-    services: ctx.services,
-    registry: ctx.registry,
-    signal: ctx.signal,
-  });
 }

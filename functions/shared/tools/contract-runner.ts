@@ -1,5 +1,6 @@
 import type { AnyToolContract, AnyToolDefinition } from './define-tool.js';
 import { invokeTool, type Invocation, type InvocationRequest } from './invoke-tool.js';
+import type { ToolContext } from './tool-context.js';
 
 /**
  * How this process runs a tool of another domain, knowing only its contract: the local server holds
@@ -15,4 +16,20 @@ export function inProcessRunner(bindings: AnyToolDefinition[]): ContractRunner {
     if (!binding) return Promise.reject(new Error(`${contract.name} is not bound in this process`));
     return invokeTool(binding, rawInput, request);
   };
+}
+
+/**
+ * Runs another domain's tool for the caller of the current one, through the same pipeline a client's
+ * call takes (validation, caching, permissions). Undefined where the process cannot run it.
+ */
+export function runContractFor(ctx: ToolContext, contract: AnyToolContract, input: Record<string, unknown>): Promise<Invocation> | undefined {
+  return ctx.services.contractRunner?.(contract, input, {
+    toolName: ctx.registry.servedName(contract),
+    principal: ctx.principal,
+    requestId: ctx.requestId,
+    traceId: ctx.traceId,
+    services: ctx.services,
+    registry: ctx.registry,
+    signal: ctx.signal,
+  });
 }
