@@ -4,13 +4,23 @@ import { z } from 'zod';
 import { createNodeServer } from '../local/node-http.js';
 import { round, summarize } from './stats.js';
 
-/** A bare SDK server with one trivial tool, on the same node:http adapter: the baseline. */
-export async function startBareSdkServer(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * A bare SDK server with one trivial tool, on the same node:http adapter: the baseline. With `payload`,
+ * a second tool answers that object as structured content and again as JSON text (as our tools do), so
+ * the cost of an answer's size can be told apart from the cost of our framework.
+ */
+export async function startBareSdkServer(payload?: Record<string, unknown>): Promise<{ url: string; close(): Promise<void> }> {
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name: 'bare', version: '1.0.0' });
     server.registerTool('echo', { description: 'echo', inputSchema: z.object({}) }, async () => ({
       content: [{ type: 'text', text: '{"ok":true}' }],
     }));
+    if (payload) {
+      server.registerTool('payload', { description: 'a fixed answer', inputSchema: z.object({}).passthrough() }, async () => ({
+        content: [{ type: 'text', text: JSON.stringify(payload) }],
+        structuredContent: payload,
+      }));
+    }
     return server;
   });
   const server = createNodeServer((request) => handler.fetch(request));

@@ -3,7 +3,7 @@ import { measureParseCoverage } from '../functions/transfer/parse-coverage.js';
 import { parseBctgFile } from '../functions/transfer/bctg-adapters.js';
 import { resolveRules } from '../functions/transfer/resolve.js';
 import type { TransferRule } from '../functions/transfer/rule-model.js';
-import { callOnce } from './protocol-overhead.js';
+import { callOnce, startBareSdkServer } from './protocol-overhead.js';
 import { round, summarize } from './stats.js';
 
 async function realRules(): Promise<TransferRule[]> {
@@ -62,12 +62,23 @@ export async function measureTransfer(serverUrl: string, queries: number) {
   }
   const warmRoundTrips = await roundTripsOf(pick(0), '2022-12-31');
 
+  // The same answer from a bare SDK tool: what an answer of this size costs any server on this stack.
+  const sample = await (await fetch(`${serverUrl}/v1/tools/tn_transfer_resolve`, { method: 'POST', body: JSON.stringify({ sourceInstitution: 'langara', targetInstitution: 'sfu', sourceCourses: pick(1), asOfDate: '2021-06-01' }) })).json();
+  const bare = await startBareSdkServer(sample);
+  const barePayload: number[] = [];
+  try {
+    for (let i = 0; i < Math.min(queries, 300); i++) barePayload.push(await callOnce({ name: 'bare payload', url: bare.url, tool: 'payload', args: { i } }, i));
+  } finally {
+    await bare.close();
+  }
+
   return {
     rules: rules.length,
     coursesPerResolve: 40,
     meanExactMatchesPerResolve: round(matched / queries, 1),
     inProcessMatchAndPlanMs: summarize(inProcess),
     localServerResolveMs: summarize(server),
+    bareSdkSamePayloadMs: { name: 'bare SDK tool answering one such resolve result (structured + JSON text)', answerBytes: JSON.stringify(sample).length, ...summarize(barePayload) },
     storeRoundTripsPerResolve: { cold: coldRoundTrips, warm: warmRoundTrips },
     parseCoverage: (await measureParseCoverage()).map((f: any) => ({ file: f.file, rules: f.rules, fullyParsedShare: f.fullyParsedShare, awardsTypedShare: f.awardsTypedShare })),
   };
