@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteAll, putAll } from '../shared/store/batch-writes.js';
 import { queryAll } from '../shared/store/query-all.js';
 import type { Principal } from '../shared/auth/principal.js';
 import type { Store } from '../shared/store/dynamo-client.js';
@@ -29,6 +30,32 @@ export async function createSession(store: Store, record: SessionRecord): Promis
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );
+}
+
+/**
+ * Writes an imported session's META unless a live session holds the id: false when one does (a
+ * concurrent import of the same snapshot won). Written last, so nothing of an import is visible before it.
+ */
+export async function putImportedSession(store: Store, record: SessionRecord, now: Date): Promise<boolean> {
+  try {
+    await store.doc.send(
+      new PutCommand({
+        TableName: store.tableName,
+        Item: metaItem(record),
+        ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :now',
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** An imported session's events, idempotency records and pending drafts (every item but META). */
+export async function putSessionItems(store: Store, items: Record<string, unknown>[]): Promise<void> {
+  await putAll(store, items);
 }
 
 /** The stored META item, or NOT_FOUND; no access check (callers go through openSession). */
@@ -152,4 +179,11 @@ export async function refreshItemExpiry(store: Store, sessionId: string, itemsTt
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     });
   return true;
+}
+
+/** Removes every item of a session, META last: a crash midway leaves an expired session (still unreadable), never a headless log. */
+export async function deletePartition(store: Store, sessionId: string): Promise<void> {
+  const meta = sessionKeys.meta(sessionId);
+  const keysOf = await partitionKeys(store, sessionId);
+  await deleteAll(store, [...keysOf.filter((key) => key.SK !== meta.SK), ...keysOf.filter((key) => key.SK === meta.SK)]);
 }

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ANONYMOUS } from '../../functions/shared/auth/principal.js';
 import { createStore, type Store } from '../../functions/shared/store/dynamo-client.js';
 import { sessionKeys } from '../../functions/shared/store/keys.js';
-import { appendEvents } from '../../functions/session/event-log.js';
+import { appendEvents } from '../../functions/session/event-log-store.js';
 import { DAY_MS, epochSeconds, expiryAfter, itemsExpiryFor, type SessionRecord } from '../../functions/session/session-model.js';
 import { createSession, openSession, readSession } from '../../functions/session/session-store.js';
 import { ensureTable } from '../../local/ensure-table.js';
