@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys } from '../shared/store/keys.js';
@@ -54,4 +54,14 @@ export async function listCourseFragments(store: Store, institution: string): Pr
 export async function getCatalogVersion(store: Store): Promise<number> {
   const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.catalogVersion }));
   return Number(result.Item?.version ?? 0);
+}
+
+/** Whether a shipped sample file was loaded into this table already (see local/sample-catalog.ts). */
+export async function sampleFileLoaded(store: Store, file: string): Promise<boolean> {
+  const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.sampleCatalogMarker(file), ConsistentRead: true }));
+  return Boolean(result.Item);
+}
+
+export async function markSampleFileLoaded(store: Store, file: string, run: { runId: string; finishedAt: string }): Promise<void> {
+  await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.sampleCatalogMarker(file), loadedAt: run.finishedAt, runId: run.runId } }));
 }

@@ -29,7 +29,7 @@ export async function recordInstitutionFreshness(
       store.doc.send(
         new PutCommand({
           TableName: store.tableName,
-          Item: { ...freshnessKey(id, source), entity: ENTITY.institution, institution: id, source, lastIngestedAt: at, records: seen.records },
+          Item: { ...catalogKeys.institutionSource(id, source), entity: ENTITY.institution, institution: id, source, lastIngestedAt: at, records: seen.records },
         }),
       ),
     ),
@@ -50,11 +50,6 @@ export async function ensureInstitution(store: Store, id: string, nameFromData?:
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
   }
-}
-
-function freshnessKey(id: string, source: string) {
-  const key = catalogKeys.institution(id);
-  return { PK: key.PK, SK: `${key.SK}#SOURCE#${source}` };
 }
 
 export async function listInstitutions(store: Store): Promise<InstitutionEntry[]> {

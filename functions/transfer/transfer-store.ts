@@ -57,7 +57,7 @@ export async function pairRulesForCourse(store: Store, sender: string, receiver:
   const items = await queryAll(store, {
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': catalogKeys.transferPair(sender, receiver), ':prefix': `${code}#` },
+    ExpressionAttributeValues: { ':pk': catalogKeys.transferPair(sender, receiver), ':prefix': catalogKeys.pairCoursePrefix(code) },
   });
   return items.map((item) => item.rule as TransferRule);
 }

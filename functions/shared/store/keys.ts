@@ -58,6 +58,8 @@ export const catalogKeys = {
   bySource: (source: string, scope: string, pk: string, sk: string) => ({ GSI2PK: ownership(source, scope), GSI2SK: `${pk}|${sk}` }),
   sourceScope: (source: string, scope: string) => ownership(source, scope),
   institution: (id: string) => ({ PK: 'INSTITUTIONS', SK: `INST#${id}` }),
+  /** How fresh one source's data about an institution is, beside the institution's own item. */
+  institutionSource: (id: string, source: string) => ({ PK: 'INSTITUTIONS', SK: `INST#${id}#SOURCE#${source}` }),
   institutionsPartition: 'INSTITUTIONS',
   institutionPrefix: 'INST#',
   ingestionRun: (source: string, runId: string) => ({ PK: `INGEST#${source}`, SK: `RUN#${runId}` }),
@@ -67,6 +69,15 @@ export const catalogKeys = {
   transferRule: (ruleId: string) => ({ PK: `RULE#${ruleId}`, SK: 'RULE' }),
   /** GSI1 lists an institution pair's rules (tn_transfer_search). */
   transferPair: (sender: string, receiver: string) => `TRANSFER#${sender}#${receiver}`,
+  /** A rule's place in its pair's GSI1 listing: by first sending course, then start date. */
+  pairRule: (sender: string, receiver: string, firstCode: string, effectiveStart: string, ruleId: string) => ({
+    GSI1PK: catalogKeys.transferPair(sender, receiver),
+    GSI1SK: `${firstCode}#${effectiveStart}#${ruleId}`,
+  }),
+  /** GSI1SK prefix of a pair's rules whose first sending course is `code`. */
+  pairCoursePrefix: (code: string) => `${code}#`,
+  /** GSI1SK prefix of a pair's rules whose first sending course is in `subject` (codes are "SUBJ NUM"). */
+  pairSubjectPrefix: (subject: string) => `${subject} `,
   /** A rule's entry in a course's partition, in each direction it concerns that course. */
   courseTransfer: (institution: string, code: string, direction: 'outgoing' | 'incoming', other: string, ruleId: string) => ({
     PK: catalogKeys.coursePartition(institution, code),
