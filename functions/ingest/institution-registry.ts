@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
 import { findInstitution } from '../shared/catalog/institutions.js';
+import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 
@@ -67,3 +68,33 @@ export async function listInstitutions(store: Store): Promise<InstitutionEntry[]
   }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
+
+export const ACCESS_PATTERNS = declareAccessPatterns([
+  {
+    name: 'Institutions with per-source freshness',
+    entity: ENTITY.institution,
+    operation: 'Query',
+    index: 'table',
+    key: { PK: catalogKeys.institutionsPartition, SK: beginsWith(catalogKeys.institutionPrefix) },
+    usedBy: ['tn_course_institutions', 'tn_course_search (index build)'],
+    notes: 'One partition: each institution, and beside it one freshness item per source that covered it.',
+  },
+  {
+    name: 'Name an institution the data mentions',
+    entity: ENTITY.institution,
+    operation: 'PutItem',
+    index: 'table',
+    key: catalogKeys.institution(param('institution')),
+    usedBy: ['ingestion'],
+    notes: 'Condition attribute_not_exists(PK): the first name given stays.',
+  },
+  {
+    name: "Record a source's freshness for an institution",
+    entity: ENTITY.institution,
+    operation: 'PutItem',
+    index: 'table',
+    key: catalogKeys.institutionSource(param('institution'), param('source')),
+    usedBy: ['ingestion'],
+    notes: 'One per institution a run saw, with the records it had about it.',
+  },
+]);

@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { declareAccessPatterns, param } from '../store/access-patterns.js';
 import type { Store } from '../store/dynamo-client.js';
 import { ENTITY, keys } from '../store/keys.js';
 
@@ -27,3 +28,24 @@ export async function getPersonalAccessToken(store: Store, tokenHash: string): P
   const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: keys.personalAccessToken(tokenHash) }));
   return result.Item;
 }
+
+export const ACCESS_PATTERNS = declareAccessPatterns([
+  {
+    name: 'Create a personal access token',
+    entity: ENTITY.personalAccessToken,
+    operation: 'PutItem',
+    index: 'table',
+    key: keys.personalAccessToken(param('sha256(token)')),
+    usedBy: ['tn token create'],
+    notes: 'Condition attribute_not_exists(PK). The item also sits in GSI1 under the user (GSI1SK = PAT#<createdAt>), for a token list no tool offers yet.',
+  },
+  {
+    name: 'Resolve a personal access token',
+    entity: ENTITY.personalAccessToken,
+    operation: 'GetItem',
+    index: 'table',
+    key: keys.personalAccessToken(param('sha256(token)')),
+    usedBy: ['every authenticated request bearing a PAT'],
+    notes: 'An expired token (expiresAt past, TTL not run yet) resolves to nothing.',
+  },
+]);
