@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AppConfig } from '../config.js';
+import { storeRecorder } from './command-recorder.js';
 
 export interface Store {
   client: DynamoDBClient;
@@ -20,6 +21,7 @@ export function createStore(config: Pick<AppConfig, 'region' | 'tableName' | 'dy
       : {}),
     maxAttempts: 3,
   });
+  storeRecorder()?.attach(client);
   return {
     client,
     doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
