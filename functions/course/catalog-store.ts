@@ -67,7 +67,7 @@ export async function markSampleFileLoaded(store: Store, file: string, run: { ru
   await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.sampleCatalogMarker(file), entity: ENTITY.sampleCatalogMarker, loadedAt: run.finishedAt, runId: run.runId } }));
 }
 
-export const ACCESS_PATTERNS = declareAccessPatterns([
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
     name: 'Everything about one course (fragments, offerings, sections, grades, materials, transfer listings)',
     entity: [ENTITY.catalogRecord, ENTITY.transferListing],

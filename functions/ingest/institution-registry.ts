@@ -69,7 +69,7 @@ export async function listInstitutions(store: Store): Promise<InstitutionEntry[]
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
-export const ACCESS_PATTERNS = declareAccessPatterns([
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
     name: 'Institutions with per-source freshness',
     entity: ENTITY.institution,

@@ -87,7 +87,7 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export const ACCESS_PATTERNS = declareAccessPatterns([
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
     name: 'What a source owns within a scope',
     entity: [ENTITY.catalogRecord, ENTITY.transferRule, ENTITY.transferListing],

@@ -30,25 +30,26 @@ export async function advanceDeviceCursor(store: Store, args: { sessionId: strin
     });
 }
 
-const DEVICE = sessionKeys.device(param('sessionId'), param('deviceId'));
-
-export const ACCESS_PATTERNS = declareAccessPatterns([
-  {
-    name: 'What a device has seen',
-    entity: ENTITY.deviceCursor,
-    operation: 'GetItem',
-    index: 'table',
-    key: DEVICE,
-    usedBy: ['tn_session_sync_status'],
-    notes: 'Consistent read; no item means the device has seen nothing.',
-  },
-  {
-    name: "Move a device's cursor forward",
-    entity: ENTITY.deviceCursor,
-    operation: 'UpdateItem',
-    index: 'table',
-    key: DEVICE,
-    usedBy: ['tn_session_sync_status', 'tn_session_resume'],
-    notes: 'lastSeenSeq only moves forward (condition lastSeenSeq < :seq): a slow, older poll never makes a device re-see events.',
-  },
-]);
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const DEVICE = sessionKeys.device(param('sessionId'), param('deviceId'));
+  return [
+    {
+      name: 'What a device has seen',
+      entity: ENTITY.deviceCursor,
+      operation: 'GetItem',
+      index: 'table',
+      key: DEVICE,
+      usedBy: ['tn_session_sync_status'],
+      notes: 'Consistent read; no item means the device has seen nothing.',
+    },
+    {
+      name: "Move a device's cursor forward",
+      entity: ENTITY.deviceCursor,
+      operation: 'UpdateItem',
+      index: 'table',
+      key: DEVICE,
+      usedBy: ['tn_session_sync_status', 'tn_session_resume'],
+      notes: 'lastSeenSeq only moves forward (condition lastSeenSeq < :seq): a slow, older poll never makes a device re-see events.',
+    },
+  ];
+});

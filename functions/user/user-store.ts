@@ -141,79 +141,80 @@ export async function putSubscription(store: Store, userId: string, record: Reco
   await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...keys.subscription(userId), entity: ENTITY.subscription, ...record } }));
 }
 
-const USER = param('userId');
-const CREDENTIAL = keys.byokCredential(USER, param('credentialId'));
-
-export const ACCESS_PATTERNS = declareAccessPatterns([
-  {
-    name: "A user's BYOK credentials",
-    entity: ENTITY.byokCredential,
-    operation: 'Query',
-    index: 'table',
-    key: { PK: userPk(USER), SK: beginsWith(keys.byokPrefix) },
-    usedBy: ['tn_user_byok_list', 'tn_user_byok_add (Select COUNT)', 'tn_session_ask (sealed keys, for the tutor to open one)'],
-    notes: 'Consistent read. A list page asks Limit + 1 (the extra tells hasMore) from ExclusiveStartKey carried in the signed cursor; add counts to enforce the per-user maximum.',
-  },
-  {
-    name: 'Add a BYOK credential',
-    entity: ENTITY.byokCredential,
-    operation: 'PutItem',
-    index: 'table',
-    key: CREDENTIAL,
-    usedBy: ['tn_user_byok_add'],
-    notes: 'Condition attribute_not_exists(PK): a ULID collision can never overwrite a key. The key itself is sealed (envelope encryption); only its last four characters are readable.',
-  },
-  {
-    name: 'Get a BYOK credential',
-    entity: ENTITY.byokCredential,
-    operation: 'GetItem',
-    index: 'table',
-    key: CREDENTIAL,
-    usedBy: ['tn_user_preferences_set (the default credential must exist)'],
-  },
-  {
-    name: 'Delete a BYOK credential (and clear it as default)',
-    entity: [ENTITY.byokCredential, ENTITY.preferences],
-    operation: 'TransactWriteItems',
-    index: 'table',
-    keys: [CREDENTIAL, keys.preferences(USER)],
-    usedBy: ['tn_user_byok_delete'],
-    notes: 'Delete conditioned on attribute_exists(PK): a second delete is NOT_FOUND. When the preferences (read first) name it as default, REMOVE defaultCredentialId on condition it still does; a lost race reads again (3 attempts).',
-  },
-  {
-    name: 'Get preferences',
-    entity: ENTITY.preferences,
-    operation: 'GetItem',
-    index: 'table',
-    key: keys.preferences(USER),
-    usedBy: ['tn_user_preferences_get', 'tn_session_start', 'tn_session_ask', 'tn_user_byok_delete (is it the default?)'],
-    notes: 'Consistent read; absent fields take the defaults.',
-  },
-  {
-    name: 'Merge preferences',
-    entity: ENTITY.preferences,
-    operation: 'UpdateItem',
-    index: 'table',
-    key: keys.preferences(USER),
-    usedBy: ['tn_user_preferences_set'],
-    notes: 'SET for given fields, REMOVE for null ones; fields not named are untouched. ReturnValues ALL_NEW.',
-  },
-  {
-    name: 'Get subscription',
-    entity: ENTITY.subscription,
-    operation: 'GetItem',
-    index: 'table',
-    key: keys.subscription(USER),
-    usedBy: ['tn_user_subscription', 'tn_user_quota', 'tn_user_byok_add (plan limit)', 'tn_session_ask (plan limit)'],
-    notes: 'No item is the free plan.',
-  },
-  {
-    name: 'Set subscription plan',
-    entity: ENTITY.subscription,
-    operation: 'PutItem',
-    index: 'table',
-    key: keys.subscription(USER),
-    usedBy: ['tn plan set (operator CLI)'],
-    notes: 'No tool lets a user change their own plan.',
-  },
-]);
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const USER = param('userId');
+  const CREDENTIAL = keys.byokCredential(USER, param('credentialId'));
+  return [
+    {
+      name: "A user's BYOK credentials",
+      entity: ENTITY.byokCredential,
+      operation: 'Query',
+      index: 'table',
+      key: { PK: userPk(USER), SK: beginsWith(keys.byokPrefix) },
+      usedBy: ['tn_user_byok_list', 'tn_user_byok_add (Select COUNT)', 'tn_session_ask (sealed keys, for the tutor to open one)'],
+      notes: 'Consistent read. A list page asks Limit + 1 (the extra tells hasMore) from ExclusiveStartKey carried in the signed cursor; add counts to enforce the per-user maximum.',
+    },
+    {
+      name: 'Add a BYOK credential',
+      entity: ENTITY.byokCredential,
+      operation: 'PutItem',
+      index: 'table',
+      key: CREDENTIAL,
+      usedBy: ['tn_user_byok_add'],
+      notes: 'Condition attribute_not_exists(PK): a ULID collision can never overwrite a key. The key itself is sealed (envelope encryption); only its last four characters are readable.',
+    },
+    {
+      name: 'Get a BYOK credential',
+      entity: ENTITY.byokCredential,
+      operation: 'GetItem',
+      index: 'table',
+      key: CREDENTIAL,
+      usedBy: ['tn_user_preferences_set (the default credential must exist)'],
+    },
+    {
+      name: 'Delete a BYOK credential (and clear it as default)',
+      entity: [ENTITY.byokCredential, ENTITY.preferences],
+      operation: 'TransactWriteItems',
+      index: 'table',
+      keys: [CREDENTIAL, keys.preferences(USER)],
+      usedBy: ['tn_user_byok_delete'],
+      notes: 'Delete conditioned on attribute_exists(PK): a second delete is NOT_FOUND. When the preferences (read first) name it as default, REMOVE defaultCredentialId on condition it still does; a lost race reads again (3 attempts).',
+    },
+    {
+      name: 'Get preferences',
+      entity: ENTITY.preferences,
+      operation: 'GetItem',
+      index: 'table',
+      key: keys.preferences(USER),
+      usedBy: ['tn_user_preferences_get', 'tn_session_start', 'tn_session_ask', 'tn_user_byok_delete (is it the default?)'],
+      notes: 'Consistent read; absent fields take the defaults.',
+    },
+    {
+      name: 'Merge preferences',
+      entity: ENTITY.preferences,
+      operation: 'UpdateItem',
+      index: 'table',
+      key: keys.preferences(USER),
+      usedBy: ['tn_user_preferences_set'],
+      notes: 'SET for given fields, REMOVE for null ones; fields not named are untouched. ReturnValues ALL_NEW.',
+    },
+    {
+      name: 'Get subscription',
+      entity: ENTITY.subscription,
+      operation: 'GetItem',
+      index: 'table',
+      key: keys.subscription(USER),
+      usedBy: ['tn_user_subscription', 'tn_user_quota', 'tn_user_byok_add (plan limit)', 'tn_session_ask (plan limit)'],
+      notes: 'No item is the free plan.',
+    },
+    {
+      name: 'Set subscription plan',
+      entity: ENTITY.subscription,
+      operation: 'PutItem',
+      index: 'table',
+      key: keys.subscription(USER),
+      usedBy: ['tn plan set (operator CLI)'],
+      notes: 'No tool lets a user change their own plan.',
+    },
+  ];
+});

@@ -63,7 +63,8 @@ describe('store discipline on request paths', () => {
 
   it('has every module that sends commands declare its access patterns, collected in all-access-patterns.ts', () => {
     const declaring = senders.filter((file) => !SHARED_SENDERS.includes(file));
-    expect(declaring.filter((file) => !/^export const ACCESS_PATTERNS = declareAccessPatterns\(/m.test(text(file)))).toEqual([]);
+    // Pure and lazy, so Lambda bundles leave the declarations out (see access-patterns.ts).
+    expect(declaring.filter((file) => !/^export const ACCESS_PATTERNS = \/\* @__PURE__ \*\/ declareAccessPatterns\(\(\) =>/m.test(text(file)))).toEqual([]);
     expect(STORE_MODULES.map((store) => store.module).sort()).toEqual(declaring.sort());
   });
 

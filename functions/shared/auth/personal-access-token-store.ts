@@ -29,7 +29,7 @@ export async function getPersonalAccessToken(store: Store, tokenHash: string): P
   return result.Item;
 }
 
-export const ACCESS_PATTERNS = declareAccessPatterns([
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
     name: 'Create a personal access token',
     entity: ENTITY.personalAccessToken,

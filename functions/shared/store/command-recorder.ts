@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { observeStoreClients } from './dynamo-client.js';
 
 /**
  * Records the key of every item command a DynamoDB client sends, so the integration suite can check
  * each against the declared access patterns (access-pattern-matcher.ts). Off unless test setup asks for
- * it (recordEveryStore); production stores never carry the middleware.
+ * it (recordEveryStore); production code never imports this module.
  */
 
 export type RecordedSortKey = { equals: string } | { beginsWith: string } | { between: [string, string] } | { compare: string; value: string };
@@ -143,10 +144,9 @@ let everyStore: CommandRecorder | undefined;
 
 /** From now on every store createStore makes records into the returned recorder (test setup). */
 export function recordEveryStore(): CommandRecorder {
-  return (everyStore ??= new CommandRecorder());
-}
-
-/** The recorder new stores attach to, if test setup asked for one. */
-export function storeRecorder(): CommandRecorder | undefined {
+  if (!everyStore) {
+    const recorder = (everyStore = new CommandRecorder());
+    observeStoreClients((client) => recorder.attach(client));
+  }
   return everyStore;
 }

@@ -1,12 +1,18 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AppConfig } from '../config.js';
-import { storeRecorder } from './command-recorder.js';
 
 export interface Store {
   client: DynamoDBClient;
   doc: DynamoDBDocumentClient;
   tableName: string;
+}
+
+const clientObservers: ((client: DynamoDBClient) => void)[] = [];
+
+/** Test setup sees each client a store is made with, to record what it sends (command-recorder.ts). */
+export function observeStoreClients(observer: (client: DynamoDBClient) => void): void {
+  clientObservers.push(observer);
 }
 
 export function createStore(config: Pick<AppConfig, 'region' | 'tableName' | 'dynamoDbEndpoint'>): Store {
@@ -21,7 +27,7 @@ export function createStore(config: Pick<AppConfig, 'region' | 'tableName' | 'dy
       : {}),
     maxAttempts: 3,
   });
-  storeRecorder()?.attach(client);
+  for (const observe of clientObservers) observe(client);
   return {
     client,
     doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
