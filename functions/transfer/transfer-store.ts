@@ -137,7 +137,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
         { GSI1PK: PAIR, GSI1SK: beginsWith(catalogKeys.pairSubjectPrefix(param('subject'))) },
       ],
       usedBy: ['tn_transfer_search (a page; narrowed to a course or subject)', 'tn_transfer_resolve (near misses of a pair not indexed yet)', 'tn_transfer_details (history)'],
-      notes: 'GSI1SK = <first sending code>#<effectiveStart>#<ruleId>. Search pages with Limit and LastEvaluatedKey as the cursor, FilterExpression status = active.',
+      notes: `\`GSI1SK = ${catalogKeys.pairRule(SENDER, RECEIVER, param('firstCode'), param('effectiveStart'), param('ruleId')).GSI1SK}\`. Search pages with Limit and LastEvaluatedKey as the cursor, FilterExpression status = active.`,
     },
     {
       name: 'Rules listed under one sending course, towards one receiver or every receiver',

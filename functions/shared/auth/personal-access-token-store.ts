@@ -37,7 +37,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     index: 'table',
     key: keys.personalAccessToken(param('sha256(token)')),
     usedBy: ['tn token create'],
-    notes: 'Condition attribute_not_exists(PK). The item also sits in GSI1 under the user (GSI1SK = PAT#<createdAt>), for a token list no tool offers yet.',
+    notes: `Condition attribute_not_exists(PK). The item also sits in GSI1 under the user (\`GSI1SK = ${keys.personalAccessTokenByUser(param('userId'), param('createdAt')).GSI1SK}\`), for a token list no tool offers yet.`,
   },
   {
     name: 'Resolve a personal access token',
