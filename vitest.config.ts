@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/record-store-commands.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { STORE_MODULES } from '../functions/all-access-patterns.js';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../functions/all-tools.js';
 import { renderAccessPatterns, renderToolsReference } from '../functions/shared/contract/render-docs.js';
 import { breakingChanges, buildContract, CONTRACT_PATH, type ToolContract } from '../functions/shared/contract/tool-contract.js';
-import { ACCESS_PATTERNS } from '../functions/shared/store/access-patterns.js';
 import { ToolRegistry } from '../functions/shared/tools/registry.js';
 
 // Usage: tsx bin/generate-contract.ts [--check] [--allow-breaking]
@@ -14,7 +14,7 @@ const contract = buildContract(new ToolRegistry('tn_', [...ALL_DOMAIN_TOOLS, ...
 const outputs: Record<string, string> = {
   [CONTRACT_PATH]: `${JSON.stringify(contract, null, 2)}\n`,
   'docs/tools.md': renderToolsReference(contract),
-  'docs/access-patterns.md': renderAccessPatterns(ACCESS_PATTERNS),
+  'docs/access-patterns.md': renderAccessPatterns(STORE_MODULES),
 };
 
 const committed = existsSync(CONTRACT_PATH) ? (JSON.parse(readFileSync(CONTRACT_PATH, 'utf8')) as ToolContract) : undefined;

@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { IngestionRun } from '../functions/ingest/ingest-source.js';
 import { ingestorNamed, SAMPLE_CATALOG } from '../functions/ingest/sources.js';
 import type { Store } from '../functions/shared/store/dynamo-client.js';
-import { catalogKeys } from '../functions/shared/store/keys.js';
+import { markSampleFileLoaded, sampleFileLoaded } from '../functions/course/catalog-store.js';
 
 export const SAMPLE_DATA_DIR = path.resolve('data/sample');
 
@@ -15,14 +14,10 @@ export const SAMPLE_DATA_DIR = path.resolve('data/sample');
 export async function loadSampleCatalogOnce(store: Store, dataDir = SAMPLE_DATA_DIR): Promise<IngestionRun[]> {
   const runs: IngestionRun[] = [];
   for (const { source, file } of SAMPLE_CATALOG) {
-    const marker = catalogKeys.sampleCatalogMarker(file);
-    const loaded = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: marker, ConsistentRead: true }));
-    if (loaded.Item) continue;
+    if (await sampleFileLoaded(store, file)) continue;
     const run = await ingestorNamed(source)!.run(store, path.join(dataDir, file));
     runs.push(run);
-    if (run.status !== 'failed') {
-      await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...marker, loadedAt: run.finishedAt, runId: run.runId } }));
-    }
+    if (run.status !== 'failed') await markSampleFileLoaded(store, file, run);
   }
   return runs;
 }

@@ -1,4 +1,7 @@
 import type { TestProject } from 'vitest/node';
+import { ALL_ACCESS_PATTERNS } from '../functions/all-access-patterns.js';
+import { describeCommand, uncoveredCommands } from '../functions/shared/store/access-pattern-matcher.js';
+import { recordEveryStore } from '../functions/shared/store/command-recorder.js';
 import { createStore } from '../functions/shared/store/dynamo-client.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
 import { ensureTable } from '../local/ensure-table.js';
@@ -19,11 +22,15 @@ export async function setup(project: TestProject): Promise<void> {
     endpoint = dynamo.endpoint;
   }
   project.provide('dynamoDbEndpoint', endpoint);
+  // Loading the sample catalog runs every ingestion in this process, where test/record-store-commands.ts does not: checked here.
+  const recorder = recordEveryStore();
   const store = createStore({ region: 'us-west-2', tableName: SHARED_CATALOG_TABLE, dynamoDbEndpoint: endpoint });
   await ensureTable(store.client, SHARED_CATALOG_TABLE);
   const runs = await loadSampleCatalogOnce(store);
   const failed = runs.filter((run) => run.status !== 'succeeded');
   if (failed.length) throw new Error(`sample catalog failed to load: ${JSON.stringify(failed.map((r) => [r.origin, r.errors]))}`);
+  const undeclared = uncoveredCommands(ALL_ACCESS_PATTERNS, recorder.commands()).map(describeCommand);
+  if (undeclared.length) throw new Error(`loading the sample catalog sent commands no store module declares:\n  ${undeclared.join('\n  ')}`);
   store.doc.destroy();
   project.provide('sharedCatalogTable', SHARED_CATALOG_TABLE);
 }

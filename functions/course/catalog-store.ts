@@ -1,7 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
+import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
-import { catalogKeys } from '../shared/store/keys.js';
+import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import type { CatalogRecord, CourseFragment, GradeDistribution, Material, Offering, Section } from '../shared/catalog/catalog-model.js';
 
 export interface CourseBundle {
@@ -55,3 +56,74 @@ export async function getCatalogVersion(store: Store): Promise<number> {
   const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.catalogVersion }));
   return Number(result.Item?.version ?? 0);
 }
+
+/** Whether a shipped sample file was loaded into this table already (see local/sample-catalog.ts). */
+export async function sampleFileLoaded(store: Store, file: string): Promise<boolean> {
+  const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.sampleCatalogMarker(file), ConsistentRead: true }));
+  return Boolean(result.Item);
+}
+
+export async function markSampleFileLoaded(store: Store, file: string, run: { runId: string; finishedAt: string }): Promise<void> {
+  await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.sampleCatalogMarker(file), entity: ENTITY.sampleCatalogMarker, loadedAt: run.finishedAt, runId: run.runId } }));
+}
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
+  {
+    name: 'Everything about one course (fragments, offerings, sections, grades, materials, transfer listings)',
+    entity: [ENTITY.catalogRecord, ENTITY.transferListing],
+    operation: 'Query',
+    index: 'table',
+    key: { PK: catalogKeys.coursePartition(param('institution'), param('code')) },
+    usedBy: [
+      'tn_course_get',
+      'tn_course_prereqs',
+      'tn_course_requisites',
+      'tn_course_outline',
+      'tn_course_instructor',
+      'tn_course_schedule',
+      'tn_course_section_list',
+      'tn_course_section_get',
+      'tn_course_grades',
+      'tn_course_materials',
+      'tn_course_equivalent_elsewhere',
+    ],
+    notes:
+      'One round trip, page after page; retired records are filtered in code. The transfer listings of the course (both directions) come with it, each carrying its rule summary (the rule itself is stored once). Results are cached in the warm function per catalog version.',
+  },
+  {
+    name: "An institution's course fragments",
+    entity: ENTITY.catalogRecord,
+    operation: 'Query',
+    index: 'GSI1',
+    key: { GSI1PK: catalogKeys.institutionCatalog(param('institution')) },
+    usedBy: ['tn_course_search (index build)', 'tn_course_similar', 'tn_course_get (close matches)'],
+    notes: 'Read once per warm process and catalog version to build the in-memory search index.',
+  },
+  {
+    name: 'Catalog version',
+    entity: ENTITY.catalogVersion,
+    operation: 'GetItem',
+    index: 'table',
+    key: catalogKeys.catalogVersion,
+    usedBy: ['cached course and transfer tools (cache invalidation)'],
+    notes: 'Bumped by every ingestion run that changed something.',
+  },
+  {
+    name: 'Was a shipped sample file loaded?',
+    entity: ENTITY.sampleCatalogMarker,
+    operation: 'GetItem',
+    index: 'table',
+    key: catalogKeys.sampleCatalogMarker(param('file')),
+    usedBy: ['npm start (sample catalog)', 'test setup'],
+    notes: 'Consistent read. Each file loads once per table: re-running it later would retire newer data of its source.',
+  },
+  {
+    name: 'Mark a shipped sample file loaded',
+    entity: ENTITY.sampleCatalogMarker,
+    operation: 'PutItem',
+    index: 'table',
+    key: catalogKeys.sampleCatalogMarker(param('file')),
+    usedBy: ['npm start (sample catalog)', 'test setup'],
+    notes: 'After a run that did not fail; a release that ships new sample files loads just those.',
+  },
+]);

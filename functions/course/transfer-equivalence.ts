@@ -1,9 +1,10 @@
 import * as z from 'zod/v4';
+import { catalogKeys } from '../shared/store/keys.js';
 
 /**
  * How a transfer rule appears next to each course it involves (written by transfer ingestion into
- * the course's partition under `transfer#<direction>#<ruleId>`), so equivalents of a course are
- * one Query away, in both directions.
+ * the course's partition as a transfer listing, catalogKeys.courseTransfer), so equivalents of a
+ * course are one Query away, in both directions.
  */
 export const EquivalenceSchema = z.object({
   ruleId: z.string(),
@@ -25,11 +26,9 @@ export const EquivalenceSchema = z.object({
 });
 export type Equivalence = z.infer<typeof EquivalenceSchema>;
 
-export const TRANSFER_RECORD_PREFIX = 'transfer#';
-
 export function equivalencesOf(extras: Record<string, unknown>[]): Equivalence[] {
   return extras
-    .filter((item) => String(item.SK).startsWith(TRANSFER_RECORD_PREFIX))
+    .filter((item) => String(item.SK).startsWith(catalogKeys.transferListingPrefix))
     .map((item) => EquivalenceSchema.safeParse(item.equivalence))
     .filter((parsed) => parsed.success)
     .map((parsed) => parsed.data!);

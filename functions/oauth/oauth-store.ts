@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import { deleteAll } from '../shared/store/batch-writes.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { queryAll } from '../shared/store/query-all.js';
@@ -14,8 +15,7 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 const expired = (item: Record<string, unknown>) => typeof item.expiresAt === 'number' && item.expiresAt <= nowSeconds();
 
 /**
- * oidc-provider's storage interface on the single table (access patterns in
- * shared/store/access-patterns.ts). The payload is kept as JSON text: oidc-provider owns its shape
+ * oidc-provider's storage interface on the single table (access patterns below). The payload is kept as JSON text: oidc-provider owns its shape
  * and adds fields between versions, and DynamoDB types never change it on the way back.
  */
 export class OAuthStore implements Adapter {
@@ -105,3 +105,80 @@ export class OAuthStore implements Adapter {
     await deleteAll(this.store, keys);
   }
 }
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const ARTIFACT = oauthKeys.artifact(param('model'), param('sha256(id)'));
+  return [
+    {
+      name: 'Store an authorization-server artifact (client, grant, code, refresh token, session, interaction)',
+      entity: ENTITY.oauthArtifact,
+      operation: 'PutItem',
+      index: 'table',
+      key: ARTIFACT,
+      usedBy: ['/oauth/* (authorization, token, registration, sign-in and consent)'],
+      notes: 'Upsert; ttl = expiry when it has one. What a grant issued (codes, refresh tokens, access tokens) also sits in GSI1 under the grant.',
+    },
+    {
+      name: 'An authorization-server artifact by id',
+      entity: ENTITY.oauthArtifact,
+      operation: 'GetItem',
+      index: 'table',
+      key: ARTIFACT,
+      usedBy: ['/oauth/* (authorization, token, registration, revocation, sign-in and consent)'],
+      notes: 'Reads ignore an expired item TTL has not reclaimed yet.',
+    },
+    {
+      name: 'Mark an artifact consumed (a code or a rotated refresh token)',
+      entity: ENTITY.oauthArtifact,
+      operation: 'UpdateItem',
+      index: 'table',
+      key: ARTIFACT,
+      usedBy: ['/oauth/token'],
+      notes: 'Condition attribute_exists(PK).',
+    },
+    {
+      name: 'Remove an artifact',
+      entity: ENTITY.oauthArtifact,
+      operation: 'DeleteItem',
+      index: 'table',
+      key: ARTIFACT,
+      usedBy: ['/oauth/* (sign-out, finished interactions, revocation)'],
+    },
+    {
+      name: 'Point a browser session uid at its session',
+      entity: ENTITY.oauthSessionUid,
+      operation: 'PutItem',
+      index: 'table',
+      key: oauthKeys.sessionUid(param('sha256(uid)')),
+      usedBy: ['/oauth/authorize', '/oauth/interaction/*'],
+      notes: 'Written beside the session artifact, with its expiry.',
+    },
+    {
+      name: 'A browser session by the uid in its cookie',
+      entity: ENTITY.oauthSessionUid,
+      operation: 'GetItem',
+      index: 'table',
+      key: oauthKeys.sessionUid(param('sha256(uid)')),
+      usedBy: ['/oauth/authorize', '/oauth/interaction/*'],
+      notes: 'Then the session artifact itself, by id.',
+    },
+    {
+      name: 'Everything one grant issued (revocation)',
+      entity: ENTITY.oauthArtifact,
+      operation: 'Query',
+      index: 'GSI1',
+      key: { GSI1PK: oauthKeys.grantIndex(param('sha256(grantId)')) },
+      usedBy: ['/oauth/revoke', '/oauth/token (refresh token reuse revokes the chain)'],
+      notes: 'ProjectionExpression PK, SK; codes, refresh tokens and opaque access tokens carry the grant.',
+    },
+    {
+      name: 'Delete what a grant issued',
+      entity: ENTITY.oauthArtifact,
+      operation: 'BatchWriteItem',
+      index: 'table',
+      key: ARTIFACT,
+      usedBy: ['/oauth/revoke', '/oauth/token (refresh token reuse revokes the chain)'],
+      notes: 'DeleteRequests, 25 a batch, unprocessed ones retried.',
+    },
+  ];
+});

@@ -10,9 +10,9 @@ import {
   releaseAnswering,
   transitionAskRequestItem,
   type AskRequest,
-} from './ask-requests.js';
+} from './ask-request-store.js';
 import { assertActive, saveDraft, type LogDeps } from './drafts.js';
-import { AppendConditionFailed, appendEvents, readEvent, type TransactItem } from './event-log.js';
+import { AppendConditionFailed, appendEvents, readEvent, type TransactItem } from './event-log-store.js';
 import { loadCallerProfile, type CallerProfile } from './caller-profile.js';
 import { releasePrompt, reservePrompt, type PromptReservation } from './prompt-quota.js';
 import type { SessionEvent, SessionRecord } from './session-model.js';

@@ -1,7 +1,7 @@
 import type { Store } from '../shared/store/dynamo-client.js';
 import { DomainError } from '../shared/domain-error.js';
-import { contentHash, deleteDraftItem, putAskRequestItem, putDraftItem, transitionAskRequestItem } from './ask-requests.js';
-import { AppendConditionFailed, appendEvents, type AppendPlan, type NewEvent } from './event-log.js';
+import { contentHash, deleteDraftItem, putAskRequestItem, putDraftItem, transitionAskRequestItem } from './ask-request-store.js';
+import { AppendConditionFailed, appendEvents, type AppendPlan, type NewEvent } from './event-log-store.js';
 import type { PendingDraft, SessionEvent, SessionRecord } from './session-model.js';
 import { listPendingDrafts, readSession } from './session-store.js';
 

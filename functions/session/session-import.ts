@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteAll, putAll } from '../shared/store/batch-writes.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
 import { DomainError } from '../shared/domain-error.js';
-import { contentHash, type AskRequest } from './ask-requests.js';
-import { readAllEvents } from './event-log.js';
+import { contentHash, type AskRequest } from './ask-request-store.js';
+import { readAllEvents } from './event-log-store.js';
 import { effectiveExpiry, epochSeconds, expiryAfter, itemsExpiryFor, type SessionEvent, type SessionRecord } from './session-model.js';
-import { metaItem, partitionKeys, readSession } from './session-store.js';
+import { deletePartition, putImportedSession, putSessionItems, readSession } from './session-store.js';
 import type { SessionSnapshot } from './snapshot.js';
 
 export interface ImportResult {
@@ -79,7 +76,7 @@ async function importUnder(store: Store, args: ImportArgs, sessionId: string, ex
   const itemsExpireAt = itemsExpiryFor(expiresAt, args.retentionDays);
   const ttl = epochSeconds(itemsExpireAt);
   const { requests, drafts } = reconstructRequests(snapshot.events);
-  await putAll(store, [
+  await putSessionItems(store, [
     ...snapshot.events.map((event) => ({ ...sessionKeys.event(sessionId, event.seq), entity: ENTITY.sessionEvent, ...event, ttl })),
     ...requests.map((request) => ({ ...sessionKeys.request(sessionId, request.clientEventId), entity: ENTITY.sessionRequest, ...request, ttl })),
     ...drafts.map((draft) => ({
@@ -109,21 +106,8 @@ async function importUnder(store: Store, args: ImportArgs, sessionId: string, ex
     itemsExpireAt,
     summary: null,
   };
-  try {
-    // META last: until it exists, nothing of the import is visible.
-    await store.doc.send(
-      new PutCommand({
-        TableName: store.tableName,
-        Item: metaItem(record),
-        ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :now',
-        ExpressionAttributeValues: { ':now': now.toISOString() },
-      }),
-    );
-  } catch (error) {
-    // A concurrent import of the same snapshot won; its result is ours.
-    if (error instanceof ConditionalCheckFailedException) return importSnapshot(store, args);
-    throw error;
-  }
+  // Lost to a concurrent import of the same snapshot: its result is ours.
+  if (!(await putImportedSession(store, record, now))) return importSnapshot(store, args);
   return { status: 'imported', sessionId, latestSeq: record.lastSeq, expiresAt };
 }
 
@@ -150,11 +134,4 @@ function reconstructRequests(events: SessionEvent[]): { requests: AskRequest[]; 
     byId.set(event.clientEventId, request);
   }
   return { requests: [...byId.values()], drafts: [...draftEvents.values()] };
-}
-
-async function deletePartition(store: Store, sessionId: string): Promise<void> {
-  const meta = sessionKeys.meta(sessionId);
-  const keysOf = await partitionKeys(store, sessionId);
-  // META last, so a crash midway leaves an expired session (still unreadable), never a headless log.
-  await deleteAll(store, [...keysOf.filter((key) => key.SK !== meta.SK), ...keysOf.filter((key) => key.SK === meta.SK)]);
 }

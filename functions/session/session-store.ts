@@ -1,6 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteAll, putAll } from '../shared/store/batch-writes.js';
 import { queryAll } from '../shared/store/query-all.js';
+import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Principal } from '../shared/auth/principal.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
@@ -29,6 +31,32 @@ export async function createSession(store: Store, record: SessionRecord): Promis
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );
+}
+
+/**
+ * Writes an imported session's META unless a live session holds the id: false when one does (a
+ * concurrent import of the same snapshot won). Written last, so nothing of an import is visible before it.
+ */
+export async function putImportedSession(store: Store, record: SessionRecord, now: Date): Promise<boolean> {
+  try {
+    await store.doc.send(
+      new PutCommand({
+        TableName: store.tableName,
+        Item: metaItem(record),
+        ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :now',
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** An imported session's events, idempotency records and pending drafts (every item but META). */
+export async function putSessionItems(store: Store, items: Record<string, unknown>[]): Promise<void> {
+  await putAll(store, items);
 }
 
 /** The stored META item, or NOT_FOUND; no access check (callers go through openSession). */
@@ -153,3 +181,102 @@ export async function refreshItemExpiry(store: Store, sessionId: string, itemsTt
     });
   return true;
 }
+
+/** Removes every item of a session, META last: a crash midway leaves an expired session (still unreadable), never a headless log. */
+export async function deletePartition(store: Store, sessionId: string): Promise<void> {
+  const meta = sessionKeys.meta(sessionId);
+  const keysOf = await partitionKeys(store, sessionId);
+  await deleteAll(store, [...keysOf.filter((key) => key.SK !== meta.SK), ...keysOf.filter((key) => key.SK === meta.SK)]);
+}
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const SESSION = param('sessionId');
+  const ANY_ITEM = { PK: sessionKeys.partition(SESSION), SK: param('sortKey...') };
+  return [
+    {
+      name: 'Create a session',
+      entity: ENTITY.session,
+      operation: 'PutItem',
+      index: 'table',
+      key: sessionKeys.meta(SESSION),
+      usedBy: ['tn_session_start'],
+      notes: 'Condition attribute_not_exists(PK). Every session item carries ttl (epoch seconds) for DynamoDB TTL; a signed-in owner\'s META also sits in GSI1 (owner index).',
+    },
+    {
+      name: 'Read a session (owner, status, expiry, lastSeq)',
+      entity: ENTITY.session,
+      operation: 'GetItem',
+      index: 'table',
+      key: sessionKeys.meta(SESSION),
+      usedBy: ['every session tool', 'tn_session_import (is the id taken?)'],
+      notes: 'Consistent read; another owner or a past expiresAt answers NOT_FOUND.',
+    },
+    {
+      name: "A user's sessions by last activity",
+      entity: ENTITY.session,
+      operation: 'Query',
+      index: 'GSI1',
+      key: { GSI1PK: sessionKeys.ownerIndex(param('userId')) },
+      usedBy: ['session tools called without a sessionId'],
+      notes: 'ScanIndexForward false, Limit 10. GSI1SK = lastActivityAt, moved by every append; the first active, unexpired session is the current one.',
+    },
+    {
+      name: 'Pending drafts',
+      entity: ENTITY.pendingDraft,
+      operation: 'Query',
+      index: 'table',
+      key: { PK: sessionKeys.partition(SESSION), SK: beginsWith(sessionKeys.draftPrefix) },
+      usedBy: ['tn_session_resume', 'tn_session_sync_status', 'tn_session_cancel_pending', 'tn_session_end'],
+      notes: 'A draft item exists only while its draft is neither sent nor cancelled.',
+    },
+    {
+      name: 'Every key of a session',
+      entity: [ENTITY.session, ENTITY.sessionEvent, ENTITY.sessionRequest, ENTITY.pendingDraft, ENTITY.deviceCursor],
+      operation: 'Query',
+      index: 'table',
+      key: { PK: sessionKeys.partition(SESSION) },
+      usedBy: ['appends whose sliding expiry outran the items\' TTL', 'tn_session_import (clearing an expired session)'],
+      notes: 'ProjectionExpression PK, SK; consistent read, page after page.',
+    },
+    {
+      name: "Move a session's item TTLs forward",
+      entity: [ENTITY.session, ENTITY.sessionEvent, ENTITY.sessionRequest, ENTITY.pendingDraft, ENTITY.deviceCursor],
+      operation: 'UpdateItem',
+      index: 'table',
+      key: ANY_ITEM,
+      usedBy: ['appends whose sliding expiry outran the items\' TTL'],
+      notes: 'SET ttl, never shortening or resurrecting (attribute_exists(PK) AND ttl < :ttl), 25 at a time; then META\'s itemsExpireAt, only forward. At most once per half retention period of activity.',
+    },
+    {
+      name: "Delete an expired session's items",
+      entity: [ENTITY.session, ENTITY.sessionEvent, ENTITY.sessionRequest, ENTITY.pendingDraft, ENTITY.deviceCursor],
+      operation: 'BatchWriteItem',
+      index: 'table',
+      key: ANY_ITEM,
+      usedBy: ['tn_session_import (the id is held by an expired session TTL has not reclaimed yet)'],
+      notes: 'DeleteRequests, 25 a batch, in order, META last: a crash midway leaves an expired session, never a headless log.',
+    },
+    {
+      name: "Write an imported session's items",
+      entity: [ENTITY.sessionEvent, ENTITY.sessionRequest, ENTITY.pendingDraft],
+      operation: 'BatchWriteItem',
+      index: 'table',
+      keys: [
+        { PK: sessionKeys.partition(SESSION), SK: `${sessionKeys.eventPrefix}${param('seq')}` },
+        sessionKeys.request(SESSION, param('clientEventId')),
+        sessionKeys.draft(SESSION, param('clientEventId')),
+      ],
+      usedBy: ['tn_session_import'],
+      notes: 'Events, the idempotency records and pending drafts they imply; unprocessed items retried with backoff.',
+    },
+    {
+      name: "Restore an imported session's META",
+      entity: ENTITY.session,
+      operation: 'PutItem',
+      index: 'table',
+      key: sessionKeys.meta(SESSION),
+      usedBy: ['tn_session_import'],
+      notes: 'Written after the items, conditioned on attribute_not_exists(PK) OR expiresAt <= :now: a live session is never overwritten, and a lost race takes the winner\'s result.',
+    },
+  ];
+});

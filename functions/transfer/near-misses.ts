@@ -1,4 +1,5 @@
 import type { Store } from '../shared/store/dynamo-client.js';
+import { catalogKeys } from '../shared/store/keys.js';
 import { ruleSummary, type RuleSummary } from './match-output.js';
 import { inForce } from './resolve.js';
 import type { TransferRule } from './rule-model.js';
@@ -70,7 +71,7 @@ export async function nearMissesFor(args: {
     if (from.readIndexed) return from.readIndexed([...new Set(codes.flatMap(neighbours))]);
     const subjects = [...new Set(codes.map((code) => code.split(' ')[0]!))];
     from.trips.count += subjects.length;
-    const pages = await Promise.all(subjects.map((subject) => pairRules(from.store, { sender, receiver, prefix: `${subject} `, limit: 200 })));
+    const pages = await Promise.all(subjects.map((subject) => pairRules(from.store, { sender, receiver, prefix: catalogKeys.pairSubjectPrefix(subject), limit: 200 })));
     return pages.flatMap((page) => page.rules);
   }
 }

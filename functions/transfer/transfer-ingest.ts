@@ -5,7 +5,7 @@ import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import { logger } from '../shared/observability.js';
 import { parseBctgFile } from './bctg-adapters.js';
-import { refreshTransferIndexes, unindexedPairs } from './transfer-index.js';
+import { refreshTransferIndexes, unindexedPairs } from './transfer-index-store.js';
 import type { TransferRule } from './rule-model.js';
 
 export const TRANSFER_SOURCE = 'bctransferguide';
@@ -110,8 +110,7 @@ function itemsOf(rule: TransferRule): OwnedItem[] {
       hash,
       attributes: {
         entity: ENTITY.transferRule,
-        GSI1PK: catalogKeys.transferPair(rule.senderInstitution, rule.receiverInstitution),
-        GSI1SK: `${firstSource}#${rule.effectiveStart}#${rule.ruleId}`,
+        ...catalogKeys.pairRule(rule.senderInstitution, rule.receiverInstitution, firstSource, rule.effectiveStart, rule.ruleId),
         rule,
       },
     },

@@ -1,7 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import { getAll } from '../shared/store/batch-reads.js';
 import type { Store } from '../shared/store/dynamo-client.js';
-import { catalogKeys } from '../shared/store/keys.js';
+import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import { queryAll } from '../shared/store/query-all.js';
 import type { TransferRule } from './rule-model.js';
 
@@ -57,7 +58,7 @@ export async function pairRulesForCourse(store: Store, sender: string, receiver:
   const items = await queryAll(store, {
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': catalogKeys.transferPair(sender, receiver), ':prefix': `${code}#` },
+    ExpressionAttributeValues: { ':pk': catalogKeys.transferPair(sender, receiver), ':prefix': catalogKeys.pairCoursePrefix(code) },
   });
   return items.map((item) => item.rule as TransferRule);
 }
@@ -101,3 +102,60 @@ export async function rulesAwarding(
   );
   return { ruleIds: (result.Items ?? []).map((item) => String(item.ruleId)), ...(result.LastEvaluatedKey ? { lastKey: result.LastEvaluatedKey } : {}) };
 }
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const SENDER = param('sender');
+  const RECEIVER = param('receiver');
+  const RULE = catalogKeys.transferRule(param('ruleId'));
+  const PAIR = catalogKeys.transferPair(SENDER, RECEIVER);
+  return [
+    {
+      name: 'Transfer rules by id, in bulk',
+      entity: ENTITY.transferRule,
+      operation: 'BatchGetItem',
+      index: 'table',
+      key: RULE,
+      usedBy: ['tn_transfer_resolve (a pair not indexed yet)', 'tn_transfer_compare', 'tn_transfer_search with targetCourse'],
+      notes: 'Up to 100 keys a request, requests in parallel; unprocessed keys retried with backoff. Retired rules are filtered in code.',
+    },
+    {
+      name: 'A transfer rule by id',
+      entity: ENTITY.transferRule,
+      operation: 'GetItem',
+      index: 'table',
+      key: RULE,
+      usedBy: ['tn_transfer_details'],
+    },
+    {
+      name: 'Rules of an institution pair',
+      entity: ENTITY.transferRule,
+      operation: 'Query',
+      index: 'GSI1',
+      keys: [
+        { GSI1PK: PAIR },
+        { GSI1PK: PAIR, GSI1SK: beginsWith(catalogKeys.pairCoursePrefix(param('code'))) },
+        { GSI1PK: PAIR, GSI1SK: beginsWith(catalogKeys.pairSubjectPrefix(param('subject'))) },
+      ],
+      usedBy: ['tn_transfer_search (a page; narrowed to a course or subject)', 'tn_transfer_resolve (near misses of a pair not indexed yet)', 'tn_transfer_details (history)'],
+      notes: `\`GSI1SK = ${catalogKeys.pairRule(SENDER, RECEIVER, param('firstCode'), param('effectiveStart'), param('ruleId')).GSI1SK}\`. Search pages with Limit and LastEvaluatedKey as the cursor, FilterExpression status = active.`,
+    },
+    {
+      name: 'Rules listed under one sending course, towards one receiver or every receiver',
+      entity: ENTITY.transferListing,
+      operation: 'Query',
+      index: 'table',
+      key: { PK: catalogKeys.coursePartition(SENDER, param('code')), SK: beginsWith(catalogKeys.courseTransferPrefix('outgoing')) },
+      usedBy: ['tn_transfer_resolve (a pair not indexed yet; one per given course, in parallel)', 'tn_transfer_compare (every receiver)'],
+      notes: 'begins_with narrows to one receiver when given. Rule ids only (status active); the rules follow in one BatchGetItem per 100 ids.',
+    },
+    {
+      name: 'Rules awarding one receiving course (reverse lookup)',
+      entity: ENTITY.transferListing,
+      operation: 'Query',
+      index: 'table',
+      key: { PK: catalogKeys.coursePartition(RECEIVER, param('code')), SK: beginsWith(catalogKeys.courseTransferPrefix('incoming')) },
+      usedBy: ['tn_transfer_search with targetCourse'],
+      notes: 'begins_with narrows to one sender when given. A page of rule ids (Limit, LastEvaluatedKey as the cursor), then one BatchGetItem.',
+    },
+  ];
+});

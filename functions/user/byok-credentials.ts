@@ -1,13 +1,11 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import * as z from 'zod/v4';
 import type { DataKeyProvider } from '../shared/crypto/data-keys.js';
 import { byokEncryptionContext } from '../shared/crypto/byok-context.js';
 import { EnvelopeSchema, sealSecret } from '../shared/crypto/envelope.js';
 import type { Store } from '../shared/store/dynamo-client.js';
-import { ENTITY, keys, userPk } from '../shared/store/keys.js';
 import { DomainError } from '../shared/domain-error.js';
+import { countCredentials, deleteCredentialItem, getCredentialItem, putCredential, queryCredentials } from './user-store.js';
 
 export const PROVIDERS = ['openai', 'anthropic', 'openai-compatible'] as const;
 export const ProviderSchema = z.enum(PROVIDERS);
@@ -63,27 +61,8 @@ export async function addCredential(
     ...(args.model ? { model: args.model } : {}),
     createdAt: args.now.toISOString(),
   };
-  await deps.store.doc.send(
-    new PutCommand({
-      TableName: deps.store.tableName,
-      Item: { ...keys.byokCredential(args.userId, credentialId), entity: ENTITY.byokCredential, ...summary, envelope },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  await putCredential(deps.store, args.userId, credentialId, { ...summary, envelope });
   return summary;
-}
-
-async function countCredentials(store: Store, userId: string): Promise<number> {
-  const result = await store.doc.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': keys.byokPrefix },
-      Select: 'COUNT',
-      ConsistentRead: true,
-    }),
-  );
-  return result.Count ?? 0;
 }
 
 export interface CredentialPage {
@@ -93,21 +72,11 @@ export interface CredentialPage {
 }
 
 export async function listCredentials(store: Store, args: { userId: string; limit: number; startKey?: Record<string, unknown> }): Promise<CredentialPage> {
-  const [page, totalCount] = await Promise.all([
-    store.doc.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': userPk(args.userId), ':prefix': keys.byokPrefix },
-        // One extra item tells whether another page exists, so hasMore is never a false promise.
-        Limit: args.limit + 1,
-        ExclusiveStartKey: args.startKey,
-        ConsistentRead: true,
-      }),
-    ),
+  const [items, totalCount] = await Promise.all([
+    // One extra item tells whether another page exists, so hasMore is never a false promise.
+    queryCredentials(store, { userId: args.userId, limit: args.limit + 1, startKey: args.startKey }),
     countCredentials(store, args.userId),
   ]);
-  const items = page.Items ?? [];
   const last = items.length > args.limit ? items[args.limit - 1] : undefined;
   return {
     items: items.slice(0, args.limit).map(toSummary),
@@ -131,74 +100,22 @@ export function toSummary(item: Record<string, unknown>): CredentialSummary {
 /** Stored items are validated on read so a corrupted envelope is noticed, not silently used. */
 export const StoredCredentialSchema = CredentialSummarySchema.extend({ envelope: EnvelopeSchema });
 
-/**
- * Deletes the credential and, in the same transaction, clears it as the default credential when it
- * is one, so preferences never point at a key that no longer exists.
- */
-export async function deleteCredential(store: Store, args: { userId: string; credentialId: string; now: Date }, attempt = 1): Promise<void> {
-  const preferences = await store.doc.send(
-    new GetCommand({ TableName: store.tableName, Key: keys.preferences(args.userId), ConsistentRead: true }),
-  );
-  const isDefault = preferences.Item?.defaultCredentialId === args.credentialId;
-  try {
-    await store.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: store.tableName,
-              Key: keys.byokCredential(args.userId, args.credentialId),
-              ConditionExpression: 'attribute_exists(PK)',
-            },
-          },
-          ...(isDefault
-            ? [
-                {
-                  Update: {
-                    TableName: store.tableName,
-                    Key: keys.preferences(args.userId),
-                    UpdateExpression: 'SET #updatedAt = :now REMOVE #default',
-                    ConditionExpression: '#default = :credentialId',
-                    ExpressionAttributeNames: { '#default': 'defaultCredentialId', '#updatedAt': 'updatedAt' },
-                    ExpressionAttributeValues: { ':credentialId': args.credentialId, ':now': args.now.toISOString() },
-                  },
-                },
-              ]
-            : []),
-        ],
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const [deleteReason, preferencesReason] = error.CancellationReasons ?? [];
-    if (deleteReason?.Code === 'ConditionalCheckFailed') {
-      throw DomainError.notFound(`No BYOK credential ${args.credentialId}.`, ['List your credentials with tn_user_byok_list.']);
-    }
-    // The default changed between our read and the write: decide again with fresh preferences.
-    if (preferencesReason?.Code === 'ConditionalCheckFailed' && attempt < 3) return deleteCredential(store, args, attempt + 1);
-    throw error;
+/** Deletes the credential, clearing it as the default credential in the same transaction when it is one. */
+export async function deleteCredential(store: Store, args: { userId: string; credentialId: string; now: Date }): Promise<void> {
+  if (!(await deleteCredentialItem(store, args))) {
+    throw DomainError.notFound(`No BYOK credential ${args.credentialId}.`, ['List your credentials with tn_user_byok_list.']);
   }
 }
 
 export async function findCredential(store: Store, userId: string, credentialId: string): Promise<CredentialSummary | undefined> {
-  const result = await store.doc.send(
-    new GetCommand({ TableName: store.tableName, Key: keys.byokCredential(userId, credentialId), ConsistentRead: true }),
-  );
-  return result.Item ? toSummary(result.Item) : undefined;
+  const item = await getCredentialItem(store, userId, credentialId);
+  return item ? toSummary(item) : undefined;
 }
 
 export type StoredCredential = z.infer<typeof StoredCredentialSchema>;
 
 /** Up to `limit` credentials with their sealed keys, for the tutor to choose and open one. */
 export async function readStoredCredentials(store: Store, userId: string, limit: number): Promise<StoredCredential[]> {
-  const result = await store.doc.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': keys.byokPrefix },
-      Limit: limit,
-      ConsistentRead: true,
-    }),
-  );
-  return (result.Items ?? []).map((item) => StoredCredentialSchema.parse(item));
+  const items = await queryCredentials(store, { userId, limit });
+  return items.map((item) => StoredCredentialSchema.parse(item));
 }

@@ -1,8 +1,7 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/v4';
 import type { AppConfig } from '../shared/config.js';
 import type { Store } from '../shared/store/dynamo-client.js';
-import { ENTITY, keys } from '../shared/store/keys.js';
+import { getSubscriptionItem, putSubscription } from './user-store.js';
 
 export const PLANS = ['free', 'pro', 'institution'] as const;
 export const PlanSchema = z.enum(PLANS);
@@ -36,8 +35,7 @@ export interface SubscriptionRecord {
 const FREE: SubscriptionRecord = { plan: 'free', status: 'active', since: null, renewsAt: null };
 
 export async function getSubscription(store: Store, userId: string): Promise<SubscriptionRecord> {
-  const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: keys.subscription(userId) }));
-  const item = result.Item;
+  const item = await getSubscriptionItem(store, userId);
   if (!item) return FREE;
   return {
     plan: PlanSchema.catch('free').parse(item.plan),
@@ -51,8 +49,6 @@ export async function getSubscription(store: Store, userId: string): Promise<Sub
 export async function setPlan(store: Store, args: { userId: string; plan: Plan; now: Date; renewsAt?: Date }): Promise<SubscriptionRecord> {
   const renewsAt = args.plan === 'free' ? null : (args.renewsAt ?? new Date(args.now.getTime() + 30 * 86_400_000)).toISOString();
   const record: SubscriptionRecord = { plan: args.plan, status: 'active', since: args.now.toISOString(), renewsAt };
-  await store.doc.send(
-    new PutCommand({ TableName: store.tableName, Item: { ...keys.subscription(args.userId), entity: ENTITY.subscription, ...record } }),
-  );
+  await putSubscription(store, args.userId, { ...record });
   return record;
 }

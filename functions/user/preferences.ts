@@ -1,8 +1,7 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/v4';
 import { findInstitution } from '../shared/catalog/institutions.js';
 import type { Store } from '../shared/store/dynamo-client.js';
-import { ENTITY, keys } from '../shared/store/keys.js';
+import { getPreferencesItem, updatePreferencesItem } from './user-store.js';
 
 function isTimeZone(value: string): boolean {
   try {
@@ -71,36 +70,11 @@ function fromItem(item: Record<string, unknown> | undefined): Preferences {
 }
 
 export async function getPreferences(store: Store, userId: string): Promise<Preferences> {
-  const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: keys.preferences(userId), ConsistentRead: true }));
-  return fromItem(result.Item);
+  return fromItem(await getPreferencesItem(store, userId));
 }
 
 /** Partial merge in one UpdateItem: named fields are set (or removed when null), others untouched. */
 export async function mergePreferences(store: Store, userId: string, patch: PreferencesPatch, now: Date): Promise<Preferences> {
-  const names: Record<string, string> = { '#entity': 'entity', '#updatedAt': 'updatedAt' };
-  const values: Record<string, unknown> = { ':entity': ENTITY.preferences, ':updatedAt': now.toISOString() };
-  const sets = ['#entity = :entity', '#updatedAt = :updatedAt'];
-  const removes: string[] = [];
-  for (const field of STORED_FIELDS) {
-    const value = patch[field];
-    if (value === undefined) continue;
-    names[`#${field}`] = field;
-    if (value === null) {
-      removes.push(`#${field}`);
-    } else {
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
-    }
-  }
-  const result = await store.doc.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: keys.preferences(userId),
-      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return fromItem(result.Attributes);
+  const fields = Object.fromEntries(STORED_FIELDS.map((field) => [field, patch[field]]));
+  return fromItem(await updatePreferencesItem(store, userId, fields, now));
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestSource } from '../../functions/ingest/ingest-source.js';
 import { sourceNamed } from '../../functions/ingest/sources.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { unrecorded } from '../../functions/shared/store/command-recorder.js';
 
 let server: TestServer;
 let outlines: any[];
@@ -39,13 +40,13 @@ describe('idempotent ingestion into DynamoDB Local', () => {
     expect(second.counts).toMatchObject({ written: 0, retired: 0, unchanged: first.counts.parsed });
     expect(second.catalogVersion).toBeUndefined();
 
-    const runs = await server.services.store.doc.send(
+    const runs = await unrecorded(() => server.services.store.doc.send(
       new QueryCommand({
         TableName: server.config.tableName,
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :run)',
         ExpressionAttributeValues: { ':pk': 'INGEST#sfu-outlines', ':run': 'RUN#' },
       }),
-    );
+    ));
     expect(runs.Items?.map((r) => r.runId)).toEqual(expect.arrayContaining([first.runId, second.runId]));
   });
 
@@ -66,13 +67,13 @@ describe('idempotent ingestion into DynamoDB Local', () => {
     expect(search.body.items[0].ref).toBe(`sfu:${changed.dept} ${changed.number}`);
     const gone = await server.rest('tn_course_get', { course: `sfu:${removed.dept} ${removed.number}` });
     expect(gone.status).toBe(404);
-    const kept = await server.services.store.doc.send(
+    const kept = await unrecorded(() => server.services.store.doc.send(
       new QueryCommand({
         TableName: server.config.tableName,
         KeyConditionExpression: 'PK = :pk',
         ExpressionAttributeValues: { ':pk': `COURSE#sfu#${removed.dept} ${removed.number}` },
       }),
-    );
+    ));
     expect(kept.Items?.every((i) => i.status === 'retired')).toBe(true);
     expect(kept.Items?.length).toBeGreaterThan(0);
   });
@@ -82,13 +83,13 @@ describe('idempotent ingestion into DynamoDB Local', () => {
     const run = await ingestSource(server.services.store, sfuOutlines, file);
     expect(run.status).toBe('succeeded');
     expect(run.counts.rejected).toBe(2);
-    const quarantined = await server.services.store.doc.send(
+    const quarantined = await unrecorded(() => server.services.store.doc.send(
       new QueryCommand({
         TableName: server.config.tableName,
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :q)',
         ExpressionAttributeValues: { ':pk': 'INGEST#sfu-outlines', ':q': `QUARANTINE#${run.runId}` },
       }),
-    );
+    ));
     expect(quarantined.Items).toHaveLength(2);
     expect(quarantined.Items!.every((i) => typeof i.reason === 'string' && i.reason.length > 0)).toBe(true);
 

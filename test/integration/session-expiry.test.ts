@@ -4,10 +4,11 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ANONYMOUS } from '../../functions/shared/auth/principal.js';
 import { createStore, type Store } from '../../functions/shared/store/dynamo-client.js';
 import { sessionKeys } from '../../functions/shared/store/keys.js';
-import { appendEvents } from '../../functions/session/event-log.js';
+import { appendEvents } from '../../functions/session/event-log-store.js';
 import { DAY_MS, epochSeconds, expiryAfter, itemsExpiryFor, type SessionRecord } from '../../functions/session/session-model.js';
 import { createSession, openSession, readSession } from '../../functions/session/session-store.js';
 import { ensureTable } from '../../local/ensure-table.js';
+import { unrecorded } from '../../functions/shared/store/command-recorder.js';
 
 const RETENTION_DAYS = 30;
 const T0 = new Date('2026-11-01T00:00:00.000Z');
@@ -49,9 +50,9 @@ const append = (sessionId: string, at: Date, content: string) =>
   });
 
 async function itemTtls(sessionId: string): Promise<number[]> {
-  const result = await store.doc.send(
+  const result = await unrecorded(() => store.doc.send(
     new QueryCommand({ TableName: store.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': sessionKeys.partition(sessionId) } }),
-  );
+  ));
   return (result.Items ?? []).map((item) => Number(item.ttl));
 }
 
@@ -82,14 +83,14 @@ describe('session retention with DynamoDB TTL', () => {
   it('treats a session whose item TTLs were not moved as expired when they run out, never as readable with holes', async () => {
     const session = await newSession();
     // As if a refresh had failed: META's expiry ran ahead of the items' TTL (day 45).
-    await store.doc.send(
+    await unrecorded(() => store.doc.send(
       new UpdateCommand({
         TableName: store.tableName,
         Key: sessionKeys.meta(session.sessionId),
         UpdateExpression: 'SET expiresAt = :later',
         ExpressionAttributeValues: { ':later': day(60).toISOString() },
       }),
-    );
+    ));
     await expect(openSession(store, session.sessionId, ANONYMOUS, day(44))).resolves.toBeDefined();
     await expect(openSession(store, session.sessionId, ANONYMOUS, day(46))).rejects.toMatchObject({ kind: 'not-found' });
   });

@@ -6,6 +6,7 @@ import { expectFailure, expectOk } from '../support/rest-expectations.js';
 import type { FakeProvider } from '../support/fake-llm-provider.js';
 import { startTutoringServer, type TutoringFixture } from '../support/tutoring-fixture.js';
 import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
+import { unrecorded } from '../../functions/shared/store/command-recorder.js';
 
 const OPENAI_KEY = 'sk-proj-LIFEsecretLIFEsecretLIFE2468';
 const OPERATOR_KEY = 'operator-key-LIFEcycle-0123456789';
@@ -56,14 +57,14 @@ async function events(sessionId: string, token: string | null = TEST_TOKEN): Pro
 const latestSeq = async (sessionId: string) => (await ok('tn_session_resume', { sessionId, recent: 0 })).latestSeq as number;
 
 async function partitionItems(sessionId: string): Promise<Record<string, any>[]> {
-  const result = await server.services.store.doc.send(
+  const result = await unrecorded(() => server.services.store.doc.send(
     new QueryCommand({
       TableName: server.config.tableName,
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': sessionKeys.partition(sessionId) },
       ConsistentRead: true,
     }),
-  );
+  ));
   expect(result.LastEvaluatedKey).toBeUndefined();
   return result.Items ?? [];
 }
@@ -374,14 +375,14 @@ describe('expiry', () => {
   it('treats an expired session as gone even before TTL removes it', async () => {
     const sessionId = await startSession({});
     await ok('tn_session_ask', { sessionId, message: 'Before', clientEventId: 'x-1' });
-    await server.services.store.doc.send(
+    await unrecorded(() => server.services.store.doc.send(
       new UpdateCommand({
         TableName: server.config.tableName,
         Key: sessionKeys.meta(sessionId),
         UpdateExpression: 'SET expiresAt = :past',
         ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
       }),
-    );
+    ));
     const before = await partitionItems(sessionId);
     const requestsBefore = provider.requests.length;
     await fails('tn_session_history', { sessionId }, 'NOT_FOUND', 404);

@@ -6,6 +6,7 @@ import { expectFailure, expectOk } from '../support/rest-expectations.js';
 import type { FakeProvider } from '../support/fake-llm-provider.js';
 import { startTutoringServer, type TutoringFixture } from '../support/tutoring-fixture.js';
 import { SECOND_TOKEN, TEST_TOKEN, type TestServer } from '../support/test-server.js';
+import { unrecorded } from '../../functions/shared/store/command-recorder.js';
 
 const OPENAI_KEY = 'sk-proj-SYNCsecretSYNCsecretSYNC7311';
 
@@ -43,7 +44,7 @@ async function partitionItems(sessionId: string): Promise<Record<string, any>[]>
   const items: Record<string, any>[] = [];
   let startKey: Record<string, any> | undefined;
   do {
-    const page = await server.services.store.doc.send(
+    const page = await unrecorded(() => server.services.store.doc.send(
       new QueryCommand({
         TableName: server.config.tableName,
         KeyConditionExpression: 'PK = :pk',
@@ -51,7 +52,7 @@ async function partitionItems(sessionId: string): Promise<Record<string, any>[]>
         ConsistentRead: true,
         ExclusiveStartKey: startKey,
       }),
-    );
+    ));
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -62,7 +63,7 @@ async function partitionItems(sessionId: string): Promise<Record<string, any>[]>
 async function deletePartition(sessionId: string): Promise<number> {
   const items = await partitionItems(sessionId);
   for (const item of items) {
-    await server.services.store.doc.send(new DeleteCommand({ TableName: server.config.tableName, Key: { PK: item.PK, SK: item.SK } }));
+    await unrecorded(() => server.services.store.doc.send(new DeleteCommand({ TableName: server.config.tableName, Key: { PK: item.PK, SK: item.SK } })));
   }
   expect(await partitionItems(sessionId)).toEqual([]);
   return items.length;
@@ -70,14 +71,14 @@ async function deletePartition(sessionId: string): Promise<number> {
 
 /** An expired session that TTL has not removed yet. */
 async function expire(sessionId: string): Promise<void> {
-  await server.services.store.doc.send(
+  await unrecorded(() => server.services.store.doc.send(
     new UpdateCommand({
       TableName: server.config.tableName,
       Key: sessionKeys.meta(sessionId),
       UpdateExpression: 'SET expiresAt = :past',
       ExpressionAttributeValues: { ':past': new Date(Date.now() - 60_000).toISOString() },
     }),
-  );
+  ));
 }
 
 describe('multi-device sync status', () => {

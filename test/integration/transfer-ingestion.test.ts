@@ -4,6 +4,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/li
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestTransferRules } from '../../functions/transfer/transfer-ingest.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { unrecorded } from '../../functions/shared/store/command-recorder.js';
 
 let server: TestServer;
 let langara: { courses: any[] };
@@ -32,18 +33,18 @@ describe('BC Transfer Guide ingestion', () => {
     const again = await ingestTransferRules(server.services.store, file);
     expect(again.counts).toMatchObject({ written: 0, retired: 0 });
 
-    const listings = await server.services.store.doc.send(
+    const listings = await unrecorded(() => server.services.store.doc.send(
       new QueryCommand({
         TableName: server.config.tableName,
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
         ExpressionAttributeValues: { ':pk': 'COURSE#langara#CPSC 1181', ':prefix': 'transfer#outgoing#sfu#' },
       }),
-    );
+    ));
     const bundled = listings.Items!.find((i) => i.equivalence.sourceCourses.length === 2)!;
     expect(bundled.equivalence.sourceCourses).toEqual(['langara:CPSC 1160', 'langara:CPSC 1181']);
-    const rule = await server.services.store.doc.send(
+    const rule = await unrecorded(() => server.services.store.doc.send(
       new GetCommand({ TableName: server.config.tableName, Key: { PK: `RULE#${bundled.ruleId}`, SK: 'RULE' } }),
-    );
+    ));
     expect(rule.Item!.rule.listedUnder).toBeGreaterThanOrEqual(2);
     expect(rule.Item!.rule.effectiveStart).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -106,8 +107,8 @@ describe('BC Transfer Guide ingestion', () => {
 
     // Without the pair's index marker (data from before indexes) a new process reads the listings, a Query per course.
     const marker = { PK: 'TRANSFER#langara#sfu', SK: 'INDEXED' };
-    const saved = (await server.services.store.doc.send(new GetCommand({ TableName: server.config.tableName, Key: marker }))).Item!;
-    await server.services.store.doc.send(new DeleteCommand({ TableName: server.config.tableName, Key: marker }));
+    const saved = (await unrecorded(() => server.services.store.doc.send(new GetCommand({ TableName: server.config.tableName, Key: marker })))).Item!;
+    await unrecorded(() => server.services.store.doc.send(new DeleteCommand({ TableName: server.config.tableName, Key: marker })));
     const cold = await startTestServer({ TN_TABLE_NAME: server.config.tableName });
     try {
       const listed = await cold.rest('tn_transfer_resolve', { ...input, sourceCourses: [...input.sourceCourses].reverse() }, null);
@@ -117,7 +118,7 @@ describe('BC Transfer Guide ingestion', () => {
       expect(fromIndex).toEqual(fromListings);
     } finally {
       await cold.close();
-      await server.services.store.doc.send(new PutCommand({ TableName: server.config.tableName, Item: saved }));
+      await unrecorded(() => server.services.store.doc.send(new PutCommand({ TableName: server.config.tableName, Item: saved })));
     }
   });
 

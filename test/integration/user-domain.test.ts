@@ -4,6 +4,7 @@ import { createPersonalAccessToken } from '../../functions/shared/auth/personal-
 import { keys } from '../../functions/shared/store/keys.js';
 import { setPlan } from '../../functions/user/plans.js';
 import { connectClient, SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
+import { unrecorded } from '../../functions/shared/store/command-recorder.js';
 
 const ANTHROPIC_KEY = 'sk-ant-api03-SECRETsecretSECRETsecret-tail7788';
 const OPENAI_KEY = 'sk-proj-SECRETsecretSECRETsecretOPEN4455';
@@ -26,9 +27,9 @@ describe('BYOK credentials', () => {
       expect(created).toMatchObject({ provider: 'anthropic', label: 'personal', last4: '7788' });
       expect(JSON.stringify(result)).not.toContain('SECRETsecret');
 
-      const stored = await server.services.store.doc.send(
+      const stored = await unrecorded(() => server.services.store.doc.send(
         new GetCommand({ TableName: server.config.tableName, Key: keys.byokCredential('local-user', created.credentialId) }),
-      );
+      ));
       expect(stored.Item?.envelope).toMatchObject({ v: 1, provider: 'local' });
       expect(JSON.stringify(stored.Item)).not.toContain('SECRETsecret');
 
@@ -182,14 +183,14 @@ describe('quota, subscription and permissions', () => {
 
   it('never stores a personal access token in the clear', async () => {
     const created = await createPersonalAccessToken(server.services.store, { userId: 'dave' });
-    const items = await server.services.store.doc.send(
+    const items = await unrecorded(() => server.services.store.doc.send(
       new QueryCommand({
         TableName: server.config.tableName,
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
         ExpressionAttributeValues: { ':pk': 'USER#dave' },
       }),
-    );
+    ));
     expect(items.Items).toHaveLength(1);
     expect(JSON.stringify(items.Items)).not.toContain(created.token);
   });

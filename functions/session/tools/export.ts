@@ -1,5 +1,5 @@
 import { bindTool } from '../../shared/tools/define-tool.js';
-import { readAllEvents } from '../event-log.js';
+import { readAllEvents } from '../event-log-store.js';
 import { openSessionFor } from '../session-store.js';
 import { buildSnapshot } from '../snapshot.js';
 import { exportContract } from '../contracts/export.js';

@@ -1,5 +1,5 @@
 import { bindTool } from '../../shared/tools/define-tool.js';
-import { readEventsAfter } from '../event-log.js';
+import { readEventsAfter } from '../event-log-store.js';
 import { openSessionFor } from '../session-store.js';
 import { historyContract } from '../contracts/history.js';
 

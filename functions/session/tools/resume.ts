@@ -1,6 +1,6 @@
 import { bindTool } from '../../shared/tools/define-tool.js';
-import { advanceDeviceCursor } from '../device-cursors.js';
-import { readLatestEvents } from '../event-log.js';
+import { advanceDeviceCursor } from '../device-cursor-store.js';
+import { readLatestEvents } from '../event-log-store.js';
 import { stateOf } from '../session-model.js';
 import { listPendingDrafts, openSessionFor } from '../session-store.js';
 import { resumeContract } from '../contracts/resume.js';

@@ -1,6 +1,6 @@
 import { bindTool } from '../../shared/tools/define-tool.js';
-import { advanceDeviceCursor, readDeviceCursor } from '../device-cursors.js';
-import { readEventsAfter } from '../event-log.js';
+import { advanceDeviceCursor, readDeviceCursor } from '../device-cursor-store.js';
+import { readEventsAfter } from '../event-log-store.js';
 import { listPendingDrafts, openSessionFor } from '../session-store.js';
 import { syncStatusContract } from '../contracts/sync-status.js';
 

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from '../store/dynamo-client.js';
-import { ENTITY, keys } from '../store/keys.js';
+import { getPersonalAccessToken, putPersonalAccessToken } from './personal-access-token-store.js';
 import { knownPermissions, USER_PERMISSIONS } from './principal.js';
 
 export const PAT_PREFIX = 'tnp_';
@@ -25,22 +24,16 @@ export async function createPersonalAccessToken(
   const permissions = knownPermissions(args.permissions ?? USER_PERMISSIONS);
   const expiresAt = args.expiresInDays ? new Date(now.getTime() + args.expiresInDays * 86_400_000) : undefined;
   const createdAt = now.toISOString();
-  await store.doc.send(
-    new PutCommand({
-      TableName: store.tableName,
-      Item: {
-        ...keys.personalAccessToken(hashToken(token)),
-        ...keys.personalAccessTokenByUser(args.userId, createdAt),
-        entity: ENTITY.personalAccessToken,
-        userId: args.userId,
-        permissions,
-        label: args.label ?? 'cli',
-        createdAt,
-        ...(expiresAt ? { expiresAt: expiresAt.toISOString(), ttl: Math.ceil(expiresAt.getTime() / 1000) } : {}),
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  await putPersonalAccessToken(store, {
+    tokenHash: hashToken(token),
+    userId: args.userId,
+    createdAt,
+    attributes: {
+      permissions,
+      label: args.label ?? 'cli',
+      ...(expiresAt ? { expiresAt: expiresAt.toISOString(), ttl: Math.ceil(expiresAt.getTime() / 1000) } : {}),
+    },
+  });
   return { token, userId: args.userId, permissions, expiresAt: expiresAt?.toISOString() };
 }
 
@@ -49,8 +42,7 @@ export async function findPersonalAccessToken(
   token: string,
   now: Date,
 ): Promise<{ userId: string; permissions: string[] } | undefined> {
-  const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: keys.personalAccessToken(hashToken(token)) }));
-  const item = result.Item;
+  const item = await getPersonalAccessToken(store, hashToken(token));
   if (!item) return undefined;
   if (typeof item.expiresAt === 'string' && Date.parse(item.expiresAt) <= now.getTime()) return undefined;
   return { userId: String(item.userId), permissions: knownPermissions((item.permissions as string[]) ?? []) };

@@ -3,6 +3,7 @@ import { queryAll } from '../store/query-all.js';
 import { findInstitution } from './institutions.js';
 import type { Store } from '../store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../store/keys.js';
+import { beginsWith, declareAccessPatterns, param } from '../store/access-patterns.js';
 
 export interface SourceFreshness {
   source: string;
@@ -29,7 +30,7 @@ export async function recordInstitutionFreshness(
       store.doc.send(
         new PutCommand({
           TableName: store.tableName,
-          Item: { ...freshnessKey(id, source), entity: ENTITY.institution, institution: id, source, lastIngestedAt: at, records: seen.records },
+          Item: { ...catalogKeys.institutionSource(id, source), entity: ENTITY.institution, institution: id, source, lastIngestedAt: at, records: seen.records },
         }),
       ),
     ),
@@ -52,11 +53,6 @@ export async function ensureInstitution(store: Store, id: string, nameFromData?:
   }
 }
 
-function freshnessKey(id: string, source: string) {
-  const key = catalogKeys.institution(id);
-  return { PK: key.PK, SK: `${key.SK}#SOURCE#${source}` };
-}
-
 export async function listInstitutions(store: Store): Promise<InstitutionEntry[]> {
   const items = await queryAll(store, {
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
@@ -72,3 +68,33 @@ export async function listInstitutions(store: Store): Promise<InstitutionEntry[]
   }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
+  {
+    name: 'Institutions with per-source freshness',
+    entity: ENTITY.institution,
+    operation: 'Query',
+    index: 'table',
+    key: { PK: catalogKeys.institutionsPartition, SK: beginsWith(catalogKeys.institutionPrefix) },
+    usedBy: ['tn_course_institutions', 'tn_course_search (index build)'],
+    notes: 'One partition: each institution, and beside it one freshness item per source that covered it.',
+  },
+  {
+    name: 'Name an institution the data mentions',
+    entity: ENTITY.institution,
+    operation: 'PutItem',
+    index: 'table',
+    key: catalogKeys.institution(param('institution')),
+    usedBy: ['ingestion'],
+    notes: 'Condition attribute_not_exists(PK): the first name given stays.',
+  },
+  {
+    name: "Record a source's freshness for an institution",
+    entity: ENTITY.institution,
+    operation: 'PutItem',
+    index: 'table',
+    key: catalogKeys.institutionSource(param('institution'), param('source')),
+    usedBy: ['ingestion'],
+    notes: 'One per institution a run saw, with the records it had about it.',
+  },
+]);

@@ -5,6 +5,7 @@ import type { Store } from '../store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../store/keys.js';
 import { putAll } from '../store/batch-writes.js';
 import { ensureInstitution, recordInstitutionFreshness } from '../catalog/institution-registry.js';
+import { declareAccessPatterns, param } from '../store/access-patterns.js';
 import { reconcile, type UnlistedPolicy, type OwnedItem } from './reconcile.js';
 import { loadSource, originHash, type LoadOptions } from './source-loader.js';
 
@@ -132,3 +133,53 @@ async function bumpCatalogVersion(store: Store): Promise<number> {
   );
   return Number(result.Attributes?.version ?? 0);
 }
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const SOURCE = param('source');
+  return [
+    {
+      name: "A source's conditional-GET state",
+      entity: ENTITY.sourceState,
+      operation: 'GetItem',
+      index: 'table',
+      key: catalogKeys.sourceState(SOURCE, param('originHash')),
+      usedBy: ['ingestion'],
+      notes: 'ETag and Last-Modified of the origin\'s last load; a 304 skips the run.',
+    },
+    {
+      name: "Save a source's conditional-GET state",
+      entity: ENTITY.sourceState,
+      operation: 'PutItem',
+      index: 'table',
+      key: catalogKeys.sourceState(SOURCE, param('originHash')),
+      usedBy: ['ingestion (origins that answer with ETag or Last-Modified)'],
+    },
+    {
+      name: 'Quarantine rejected records',
+      entity: ENTITY.quarantinedRecord,
+      operation: 'BatchWriteItem',
+      index: 'table',
+      key: { PK: catalogKeys.ingestPartition(SOURCE), SK: `${catalogKeys.quarantinePrefix(param('runId'))}${param('index')}` },
+      usedBy: ['ingestion'],
+      notes: 'At most 500 a run, each with its reason and raw text (cut at 4000 characters).',
+    },
+    {
+      name: 'Bump the catalog version',
+      entity: ENTITY.catalogVersion,
+      operation: 'UpdateItem',
+      index: 'table',
+      key: catalogKeys.catalogVersion,
+      usedBy: ['ingestion that wrote or retired something'],
+      notes: 'ADD version 1: warm functions drop what they cached for the old version.',
+    },
+    {
+      name: 'Record an ingestion run',
+      entity: ENTITY.ingestionRun,
+      operation: 'PutItem',
+      index: 'table',
+      key: catalogKeys.ingestionRun(SOURCE, param('runId')),
+      usedBy: ['ingestion (whatever happened, failures included)'],
+      notes: 'Counts, errors, duration and the catalog version it produced.',
+    },
+  ];
+});

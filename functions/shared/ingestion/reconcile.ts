@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Store } from '../store/dynamo-client.js';
-import { catalogKeys } from '../store/keys.js';
+import { catalogKeys, ENTITY } from '../store/keys.js';
 import { queryAll } from '../store/query-all.js';
 import { putAll } from '../store/batch-writes.js';
+import { declareAccessPatterns, param } from '../store/access-patterns.js';
 
 /**
  * What becomes of an active item the run's scopes own but the source no longer lists: retired (the
@@ -85,3 +86,24 @@ function stableJson(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
+  {
+    name: 'What a source owns within a scope',
+    entity: [ENTITY.catalogRecord, ENTITY.transferRule, ENTITY.transferListing],
+    operation: 'Query',
+    index: 'GSI2',
+    key: { GSI2PK: catalogKeys.sourceScope(param('source'), param('scope...')) },
+    usedBy: ['ingestion'],
+    notes: 'Content hashes decide skip / update; records not seen again are retired, never deleted.',
+  },
+  {
+    name: 'Write what a source changed or retired',
+    entity: [ENTITY.catalogRecord, ENTITY.transferRule, ENTITY.transferListing],
+    operation: 'BatchWriteItem',
+    index: 'table',
+    keys: [catalogKeys.record(param('institution'), param('code'), param('recordId...')), catalogKeys.transferRule(param('ruleId'))],
+    usedBy: ['ingestion'],
+    notes: 'Course records and transfer listings in their course\'s partition, transfer rules under their id; GSI2 keys name the owning source and scope. 25 a batch, 4 batches at a time, unprocessed items retried with backoff.',
+  },
+]);

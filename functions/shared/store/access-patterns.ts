@@ -1,294 +1,85 @@
+import type { ENTITY } from './keys.js';
+import type { IndexName } from './table-definition.js';
+
 /**
- * Each query or write a tool makes, with its key condition (ElectroDB-style access-pattern table);
- * docs/access-patterns.md is generated from this list. Keys themselves are built in keys.ts.
+ * How a store module declares the DynamoDB access patterns it sends (issue 14: a store layer). The
+ * declarations sit beside the commands; functions/all-access-patterns.ts collects them, the docs
+ * (docs/access-patterns.md) are rendered from them, and the integration suite fails on any command it
+ * sees that none of them covers (see access-pattern-matcher.ts).
  */
+
+export type Operation =
+  | 'GetItem'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'Query'
+  | 'BatchGetItem'
+  | 'BatchWriteItem'
+  | 'TransactWriteItems'
+  | 'TransactGetItems';
+
+export type Entity = (typeof ENTITY)[keyof typeof ENTITY];
+
+/** A sort-key condition of a template: a plain string is the whole sort key. */
+export type SortKeyTemplate = string | { beginsWith: string } | { between: readonly [string, string] };
+
+/**
+ * A key as keys.ts builds it, called with params: `sessionKeys.meta(param('sessionId'))` is the META
+ * key of any session, `<sessionId>` standing in its partition key. Attribute names are the index's (PK
+ * and SK on the table, GSI1PK and GSI1SK on GSI1…); without a sort key, a Query has no sort-key condition.
+ */
+export type KeyTemplate = Record<string, SortKeyTemplate | undefined>;
 
 export interface AccessPattern {
   name: string;
+  entity: Entity | Entity[];
+  operation: Operation;
+  index: 'table' | IndexName;
+  /** Every key a command of this pattern may name (a batch or transaction names several). */
+  keys: KeyTemplate[];
   usedBy: string[];
-  operation: 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'TransactWriteItems' | 'BatchGetItem' | 'BatchWriteItem';
-  index: 'table' | 'GSI1' | 'GSI2';
-  keyCondition: string;
   notes?: string;
 }
 
-export const ACCESS_PATTERNS: AccessPattern[] = [
-  {
-    name: 'Everything about one course (fragments, offerings, sections, grades, materials)',
-    usedBy: ['tn_course_get', 'tn_course_prereqs', 'tn_course_requisites', 'tn_course_outline', 'tn_course_instructor', 'tn_course_schedule', 'tn_course_section_list', 'tn_course_section_get', 'tn_course_grades', 'tn_course_materials'],
-    operation: 'Query',
-    index: 'table',
-    keyCondition: 'PK = COURSE#<institution>#<code>',
-    notes: 'One round trip; retired records are filtered in code. Results are cached in the warm function per catalog version.',
-  },
-  {
-    name: 'An institution\'s course fragments',
-    usedBy: ['tn_course_search (index build)', 'tn_course_similar', 'tn_course_get (close matches)'],
-    operation: 'Query',
-    index: 'GSI1',
-    keyCondition: 'GSI1PK = CATALOG#<institution>',
-    notes: 'Read once per warm process and catalog version to build the in-memory search index.',
-  },
-  {
-    name: 'Institutions with per-source freshness',
-    usedBy: ['tn_course_institutions', 'tn_course_search (index build)'],
-    operation: 'Query',
-    index: 'table',
-    keyCondition: 'PK = INSTITUTIONS AND begins_with(SK, "INST#")',
-  },
-  {
-    name: 'Catalog version',
-    usedBy: ['cached course tools (cache invalidation)'],
-    operation: 'GetItem',
-    index: 'table',
-    keyCondition: 'PK = CATALOG, SK = VERSION',
-    notes: 'Bumped by every ingestion run that changed something.',
-  },
-  {
-    name: 'Transfer rules concerning one course (both directions)',
-    usedBy: ['tn_course_equivalent_elsewhere'],
-    operation: 'Query',
-    index: 'table',
-    keyCondition: 'PK = COURSE#<institution>#<code> AND begins_with(SK, "transfer#")',
-    notes: 'Part of the same one-Query course read; each listing carries the rule summary, the rule itself is stored once.',
-  },
-  {
-    name: 'A pair\'s rules per sending course, in bulk (transfer indexes)',
-    usedBy: ['tn_transfer_resolve (the given courses, then the one-digit neighbours of uncovered ones)'],
-    operation: 'BatchGetItem',
-    index: 'table',
-    keyCondition: 'PK = TRANSFER-INDEX#<sender>#<code>, SK = <receiver> (with PK = TRANSFER#<sender>#<receiver>, SK = INDEXED)',
-    notes: 'One item per sending course and receiver holds every active rule listing it; rebuilt from the pair\'s GSI1 rules after an ingestion that changed the pair. Without the marker the listings are read instead. Warm processes keep the items per catalog version.',
-  },
-  {
-    name: 'Rules listed under one sending course, towards one receiver or every receiver',
-    usedBy: ['tn_transfer_resolve (a pair not indexed yet; one per given course, in parallel)', 'tn_transfer_compare (every receiver)'],
-    operation: 'Query',
-    index: 'table',
-    keyCondition: 'PK = COURSE#<sender>#<code> AND begins_with(SK, "transfer#outgoing#[<receiver>#]")',
-    notes: 'Rule ids only (status active); the rules follow in one BatchGetItem per 100 ids.',
-  },
-  {
-    name: 'Rules awarding one receiving course (reverse lookup)',
-    usedBy: ['tn_transfer_search with targetCourse'],
-    operation: 'Query',
-    index: 'table',
-    keyCondition: 'PK = COURSE#<receiver>#<code> AND begins_with(SK, "transfer#incoming#[<sender>#]")',
-    notes: 'A page of rule ids (Limit, LastEvaluatedKey as the cursor), then one BatchGetItem.',
-  },
-  {
-    name: 'Transfer rules by id, in bulk',
-    usedBy: ['tn_transfer_resolve', 'tn_transfer_compare', 'tn_transfer_search with targetCourse'],
-    operation: 'BatchGetItem',
-    index: 'table',
-    keyCondition: 'PK = RULE#<ruleId>, SK = RULE (up to 100 keys)',
-    notes: 'Unprocessed keys are retried with backoff.',
-  },
-  {
-    name: 'A transfer rule by id',
-    usedBy: ['tn_transfer_details'],
-    operation: 'GetItem',
-    index: 'table',
-    keyCondition: 'PK = RULE#<ruleId>, SK = RULE',
-  },
-  {
-    name: 'Rules of an institution pair',
-    usedBy: ['tn_transfer_search', 'tn_transfer_resolve (near misses of a pair not indexed yet)', 'tn_transfer_details (history)', 'transfer index rebuild'],
-    operation: 'Query',
-    index: 'GSI1',
-    keyCondition: 'GSI1PK = TRANSFER#<sender>#<receiver> AND begins_with(GSI1SK, "<SUBJ NUM>")',
-  },
-  {
-    name: 'What a source owns within a scope',
-    usedBy: ['ingestion'],
-    operation: 'Query',
-    index: 'GSI2',
-    keyCondition: 'GSI2PK = SOURCE#<source>#<scope>',
-    notes: 'Content hashes decide skip / update; records not seen again are retired, never deleted.',
-  },
-  {
-    name: 'Ingestion runs, quarantined records and conditional-GET state of a source',
-    usedBy: ['ingestion', 'npm run ingest'],
-    operation: 'Query',
-    index: 'table',
-    keyCondition: 'PK = INGEST#<source> AND begins_with(SK, "RUN#" | "QUARANTINE#<runId>" | "STATE#")',
-  },
-  {
-    name: 'List a user\'s BYOK credentials',
-    usedBy: ['tn_user_byok_list', 'tn_user_byok_add'],
-    operation: 'Query',
-    index: 'table',
-    keyCondition: 'PK = USER#<userId> AND begins_with(SK, "BYOK#")',
-    notes: 'Paginated with ExclusiveStartKey carried in the signed cursor; add counts to enforce the per-user maximum.',
-  },
-  {
-    name: 'Add a BYOK credential',
-    usedBy: ['tn_user_byok_add'],
-    operation: 'PutItem',
-    index: 'table',
-    keyCondition: 'PK = USER#<userId>, SK = BYOK#<credentialId>',
-    notes: 'Condition attribute_not_exists(PK): a ULID collision can never overwrite a key.',
-  },
-  {
-    name: 'Delete a BYOK credential (and clear it as default)',
-    usedBy: ['tn_user_byok_delete'],
-    operation: 'TransactWriteItems',
-    index: 'table',
-    keyCondition: 'PK = USER#<userId>, SK = BYOK#<credentialId>; PK = USER#<userId>, SK = PREFERENCES',
-    notes: 'Delete conditioned on attribute_exists(PK): a second delete is NOT_FOUND.',
-  },
-  {
-    name: 'Get preferences',
-    usedBy: ['tn_user_preferences_get', 'tn_user_preferences_set'],
-    operation: 'GetItem',
-    index: 'table',
-    keyCondition: 'PK = USER#<userId>, SK = PREFERENCES',
-  },
-  {
-    name: 'Merge preferences',
-    usedBy: ['tn_user_preferences_set'],
-    operation: 'UpdateItem',
-    index: 'table',
-    keyCondition: 'PK = USER#<userId>, SK = PREFERENCES',
-    notes: 'SET for given fields, REMOVE for null ones; fields not named are untouched.',
-  },
-  {
-    name: 'Get a BYOK credential (default-credential check)',
-    usedBy: ['tn_user_preferences_set'],
-    operation: 'GetItem',
-    index: 'table',
-    keyCondition: 'PK = USER#<userId>, SK = BYOK#<credentialId>',
-  },
-  {
-    name: 'Get subscription',
-    usedBy: ['tn_user_subscription', 'tn_user_quota'],
-    operation: 'GetItem',
-    index: 'table',
-    keyCondition: 'PK = USER#<userId>, SK = SUBSCRIPTION',
-  },
-  {
-    name: 'Set subscription plan (CLI)',
-    usedBy: ['tn plan set'],
-    operation: 'PutItem',
-    index: 'table',
-    keyCondition: 'PK = USER#<userId>, SK = SUBSCRIPTION',
-  },
-  {
-    name: 'Read quota counters of the current windows',
-    usedBy: ['tn_user_quota'],
-    operation: 'Query',
-    index: 'table',
-    keyCondition: 'PK = USER#<userId> AND begins_with(SK, "QUOTA#")',
-    notes: 'Expired windows are filtered out in code and reclaimed by TTL.',
-  },
-  {
-    name: 'Consume one unit of a quota window',
-    usedBy: ['rate-limited tools', 'tn_session_ask'],
-    operation: 'UpdateItem',
-    index: 'table',
-    keyCondition: 'PK = USER#<userId>, SK = QUOTA#<kind>#<windowKey>',
-    notes: 'ADD count :1 with condition attribute_not_exists(count) OR count < :max; fails at the limit.',
-  },
-  {
-    name: 'Resolve a personal access token',
-    usedBy: ['every authenticated request bearing a PAT'],
-    operation: 'GetItem',
-    index: 'table',
-    keyCondition: 'PK = PAT#<sha256(token)>, SK = PAT',
-  },
-  {
-    name: 'List a user\'s personal access tokens',
-    usedBy: ['tn token list'],
-    operation: 'Query',
-    index: 'GSI1',
-    keyCondition: 'GSI1PK = USER#<userId> AND begins_with(GSI1SK, "PAT#")',
-  },
-  {
-    name: 'Create a session',
-    usedBy: ['tn_session_start'],
-    operation: 'PutItem',
-    index: 'table',
-    keyCondition: 'PK = SESSION#<sessionId>, SK = META',
-    notes: 'Condition attribute_not_exists(PK). Every session item carries ttl = expiresAt (epoch seconds) for DynamoDB TTL.',
-  },
-  {
-    name: 'Read a session (owner, status, expiry, lastSeq)',
-    usedBy: ['every session tool'],
-    operation: 'GetItem',
-    index: 'table',
-    keyCondition: 'PK = SESSION#<sessionId>, SK = META',
-    notes: 'Consistent read; another owner or a past expiresAt answers NOT_FOUND.',
-  },
-  {
-    name: 'Append events with the next seqs',
-    usedBy: ['tn_session_ask', 'tn_session_end', 'tn_session_cancel_pending'],
-    operation: 'TransactWriteItems',
-    index: 'table',
-    keyCondition: 'PK = SESSION#<sessionId>: SK = META (lastSeq = :read), SK = EVENT#<seq, 10 digits> (attribute_not_exists), REQUEST#/DRAFT# items',
-    notes: 'Gap-free seqs: the META condition loses the race for all but one writer, who commits its events; the others re-read and retry.',
-  },
-  {
-    name: 'Events by seq range',
-    usedBy: ['tn_session_history', 'tn_session_sync_status', 'tn_session_export', 'tn_session_ask (prompt history)'],
-    operation: 'Query',
-    index: 'table',
-    keyCondition: 'PK = SESSION#<sessionId> AND SK BETWEEN EVENT#<from> AND EVENT#<to>',
-    notes: 'Latest events (tn_session_resume): begins_with(SK, "EVENT#"), ScanIndexForward false, Limit n.',
-  },
-  {
-    name: 'Idempotency record of an ask',
-    usedBy: ['tn_session_ask'],
-    operation: 'GetItem',
-    index: 'table',
-    keyCondition: 'PK = SESSION#<sessionId>, SK = REQUEST#<clientEventId>',
-    notes: 'Created in the append transaction (attribute_not_exists); state moves draft → sent → answered or draft → cancelled under conditions.',
-  },
-  {
-    name: 'Pending drafts',
-    usedBy: ['tn_session_resume', 'tn_session_sync_status', 'tn_session_cancel_pending', 'tn_session_end'],
-    operation: 'Query',
-    index: 'table',
-    keyCondition: 'PK = SESSION#<sessionId> AND begins_with(SK, "DRAFT#")',
-    notes: 'A DRAFT# item exists only while its draft is neither sent nor cancelled.',
-  },
-  {
-    name: 'What a device has seen',
-    usedBy: ['tn_session_sync_status', 'tn_session_resume'],
-    operation: 'UpdateItem',
-    index: 'table',
-    keyCondition: 'PK = SESSION#<sessionId>, SK = DEVICE#<deviceId>',
-    notes: 'lastSeenSeq only moves forward (condition lastSeenSeq < :seq).',
-  },
-  {
-    name: 'A user\'s sessions by last activity',
-    usedBy: ['session tools called without a sessionId'],
-    operation: 'Query',
-    index: 'GSI1',
-    keyCondition: 'GSI1PK = USER#<userId>#SESSIONS, ScanIndexForward false, Limit 10',
-    notes: 'GSI1SK = lastActivityAt, moved by every append; the first active, unexpired session is the current one.',
-  },
-  {
-    name: 'An authorization-server artifact by id (client, grant, code, refresh token, session, interaction)',
-    usedBy: ['/oauth/* (authorization, token, registration, revocation, sign-in and consent)'],
-    operation: 'GetItem',
-    index: 'table',
-    keyCondition: 'PK = OAUTH#<model>#<sha256(id)>, SK = OAUTH',
-    notes: 'Written with PutItem (upsert), marked consumed with UpdateItem, removed with DeleteItem; ttl = expiry, and reads ignore an expired item TTL has not reclaimed yet.',
-  },
-  {
-    name: 'A browser session by the uid in its cookie',
-    usedBy: ['/oauth/authorize', '/oauth/interaction/*'],
-    operation: 'GetItem',
-    index: 'table',
-    keyCondition: 'PK = OAUTH-SESSION-UID#<sha256(uid)>, SK = OAUTH',
-    notes: 'Points at the session artifact; written beside it.',
-  },
-  {
-    name: 'Everything one grant issued (revocation)',
-    usedBy: ['/oauth/revoke', '/oauth/token (refresh token reuse revokes the chain)'],
-    operation: 'Query',
-    index: 'GSI1',
-    keyCondition: 'GSI1PK = OAUTH-GRANT#<sha256(grantId)>',
-    notes: 'Codes, refresh tokens and opaque access tokens carry the grant; each is then deleted (BatchWriteItem).',
-  },
-];
+type Declaration = Omit<AccessPattern, 'keys'> & ({ key: KeyTemplate } | { keys: KeyTemplate[] });
+
+/**
+ * Declarations are documentation and test input; nothing at run time reads them, and Lambda bundles
+ * must stay small. Hence each module's call is annotated `@__PURE__` and given the declarations as a
+ * function: esbuild drops a pure call whose result no one uses, and the declarations go with it.
+ */
+export function declareAccessPatterns(declare: () => Declaration[]): AccessPattern[] {
+  return declare().map((declaration) => {
+    if ('keys' in declaration) return declaration;
+    const { key, ...pattern } = declaration;
+    return { ...pattern, keys: [key] };
+  });
+}
+
+/**
+ * A value in a key template: `<name>` is one key segment (text without '#'); a name ending in `...`
+ * (`<recordId...>`) is any text, '#' included.
+ */
+export const param = (name: string) => `<${name}>`;
+
+export const beginsWith = (prefix: string) => ({ beginsWith: prefix });
+
+export const between = (from: string, to: string) => ({ between: [from, to] as const });
+
+/** The attributes of an index's key, so templates and commands are read with the right names. */
+export function keyAttributes(index: AccessPattern['index']): { partition: string; sort: string } {
+  return index === 'table' ? { partition: 'PK', sort: 'SK' } : { partition: `${index}PK`, sort: `${index}SK` };
+}
+
+/** A template as the docs show it: the partition key equal to its template, then the sort key, its begins_with or its BETWEEN. */
+export function renderKeyTemplate(index: AccessPattern['index'], template: KeyTemplate, operation: Operation): string {
+  const { partition, sort } = keyAttributes(index);
+  const partitionPart = `${partition} = ${String(template[partition])}`;
+  const sk = template[sort];
+  if (sk === undefined) return partitionPart;
+  const joiner = operation === 'Query' ? ' AND ' : ', ';
+  if (typeof sk === 'string') return `${partitionPart}${joiner}${sort} = ${sk === '' ? '""' : sk}`;
+  if ('beginsWith' in sk) return `${partitionPart}${joiner}begins_with(${sort}, "${sk.beginsWith}")`;
+  return `${partitionPart}${joiner}${sort} BETWEEN ${sk.between[0]} AND ${sk.between[1]}`;
+}

@@ -1,6 +1,7 @@
 /**
- * Every key the application writes or queries is built here; access-patterns.ts lists each query a
- * tool makes with its key condition (docs/access-patterns.md is generated from it).
+ * Every key the application writes or queries is built here. Store modules declare their access
+ * patterns with these same builders (called with params, see access-patterns.ts), so the declared
+ * key shapes and docs/access-patterns.md follow any change made here.
  */
 
 export const ENTITY = {
@@ -15,6 +16,7 @@ export const ENTITY = {
   quarantinedRecord: 'QuarantinedRecord',
   sourceState: 'SourceState',
   catalogVersion: 'CatalogVersion',
+  sampleCatalogMarker: 'SampleCatalogMarker',
   transferRule: 'TransferRule',
   transferIndex: 'TransferIndex',
   transferListing: 'TransferListing',
@@ -58,26 +60,45 @@ export const catalogKeys = {
   bySource: (source: string, scope: string, pk: string, sk: string) => ({ GSI2PK: ownership(source, scope), GSI2SK: `${pk}|${sk}` }),
   sourceScope: (source: string, scope: string) => ownership(source, scope),
   institution: (id: string) => ({ PK: 'INSTITUTIONS', SK: `INST#${id}` }),
+  /** How fresh one source's data about an institution is, beside the institution's own item. */
+  institutionSource: (id: string, source: string) => ({ PK: 'INSTITUTIONS', SK: `INST#${id}#SOURCE#${source}` }),
   institutionsPartition: 'INSTITUTIONS',
   institutionPrefix: 'INST#',
-  ingestionRun: (source: string, runId: string) => ({ PK: `INGEST#${source}`, SK: `RUN#${runId}` }),
-  quarantined: (source: string, runId: string, index: number) => ({ PK: `INGEST#${source}`, SK: `QUARANTINE#${runId}#${String(index).padStart(6, '0')}` }),
-  sourceState: (source: string, originHash: string) => ({ PK: `INGEST#${source}`, SK: `STATE#${originHash}` }),
+  /** A source's runs, quarantined records and conditional-GET state. */
+  ingestPartition: (source: string) => `INGEST#${source}`,
+  ingestionRun: (source: string, runId: string) => ({ PK: catalogKeys.ingestPartition(source), SK: `RUN#${runId}` }),
+  quarantined: (source: string, runId: string, index: number) => ({
+    PK: catalogKeys.ingestPartition(source),
+    SK: `${catalogKeys.quarantinePrefix(runId)}${String(index).padStart(6, '0')}`,
+  }),
+  quarantinePrefix: (runId: string) => `QUARANTINE#${runId}#`,
+  sourceState: (source: string, originHash: string) => ({ PK: catalogKeys.ingestPartition(source), SK: `STATE#${originHash}` }),
   /** A transfer rule, stored once however many courses it lists. */
   transferRule: (ruleId: string) => ({ PK: `RULE#${ruleId}`, SK: 'RULE' }),
   /** GSI1 lists an institution pair's rules (tn_transfer_search). */
   transferPair: (sender: string, receiver: string) => `TRANSFER#${sender}#${receiver}`,
+  /** A rule's place in its pair's GSI1 listing: by first sending course, then start date. */
+  pairRule: (sender: string, receiver: string, firstCode: string, effectiveStart: string, ruleId: string) => ({
+    GSI1PK: catalogKeys.transferPair(sender, receiver),
+    GSI1SK: `${firstCode}#${effectiveStart}#${ruleId}`,
+  }),
+  /** GSI1SK prefix of a pair's rules whose first sending course is `code`. */
+  pairCoursePrefix: (code: string) => `${code}#`,
+  /** GSI1SK prefix of a pair's rules whose first sending course is in `subject` (codes are "SUBJ NUM"). */
+  pairSubjectPrefix: (subject: string) => `${subject} `,
   /** A rule's entry in a course's partition, in each direction it concerns that course. */
   courseTransfer: (institution: string, code: string, direction: 'outgoing' | 'incoming', other: string, ruleId: string) => ({
     PK: catalogKeys.coursePartition(institution, code),
-    SK: `transfer#${direction}#${other}#${ruleId}`,
+    SK: `${catalogKeys.courseTransferPrefix(direction, other)}${ruleId}`,
   }),
+  /** What every transfer listing's sort key starts with, whichever its direction. */
+  transferListingPrefix: 'transfer#',
   /** Every rule of one pair that lists a sending course, in one item: a resolve reads all it needs in one BatchGetItem. */
   transferIndex: (sender: string, code: string, receiver: string) => ({ PK: `TRANSFER-INDEX#${sender}#${code}`, SK: receiver }),
   /** Present once a pair's transfer indexes are built: an absent index item then means "no rule", not "not built". */
   transferIndexMarker: (sender: string, receiver: string) => ({ PK: `TRANSFER#${sender}#${receiver}`, SK: 'INDEXED' }),
   /** The sort-key prefix of a course's transfer listings in one direction, towards one institution or all. */
-  courseTransferPrefix: (direction: 'outgoing' | 'incoming', other?: string) => `transfer#${direction}#${other ? `${other}#` : ''}`,
+  courseTransferPrefix: (direction: 'outgoing' | 'incoming', other?: string) => `${catalogKeys.transferListingPrefix}${direction}#${other ? `${other}#` : ''}`,
   catalogVersion: { PK: 'CATALOG', SK: 'VERSION' },
   /** One marker per shipped sample file, so a newer release loads only the files it added. */
   sampleCatalogMarker: (file: string) => ({ PK: 'CATALOG', SK: `SAMPLE#${file}` }),

@@ -1,5 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { beginsWith, declareAccessPatterns, param } from './access-patterns.js';
 import type { Store } from './dynamo-client.js';
 import { ENTITY, keys, userPk } from './keys.js';
 
@@ -127,3 +128,36 @@ export async function listCounters(store: Store, userId: string, prefix = ''): P
     windowEndsAt: String(item.windowEndsAt),
   }));
 }
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const COUNTER = keys.quotaCounter(param('userId'), param('kind'), param('windowKey'));
+  return [
+    {
+      name: 'Consume units of a quota window',
+      entity: ENTITY.quotaCounter,
+      operation: 'UpdateItem',
+      index: 'table',
+      key: COUNTER,
+      usedBy: ['rate-limited tools', 'tn_session_ask (prompts per day)'],
+      notes: 'ADD count :amount on condition attribute_not_exists(count) OR count <= :max - :amount; fails at the limit. Anonymous callers share one owner. ttl = a day past the window.',
+    },
+    {
+      name: 'Give back units of a quota window',
+      entity: ENTITY.quotaCounter,
+      operation: 'UpdateItem',
+      index: 'table',
+      key: COUNTER,
+      usedBy: ['tn_session_ask (the prompt it paid for was not answered)'],
+      notes: 'ADD count -:amount on condition count >= :amount.',
+    },
+    {
+      name: 'Read quota counters of the current windows',
+      entity: ENTITY.quotaCounter,
+      operation: 'Query',
+      index: 'table',
+      key: { PK: userPk(param('userId')), SK: beginsWith(keys.quotaCounterPrefix()) },
+      usedBy: ['tn_user_quota', 'rate-limited tools (the count when refused, narrowed to <kind>#<windowKey>)'],
+      notes: 'Consistent read. Expired windows are filtered out in code and reclaimed by TTL.',
+    },
+  ];
+});

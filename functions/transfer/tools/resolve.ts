@@ -7,7 +7,7 @@ import { readSourceCourses, studentFacts } from '../resolve-input.js';
 import { resolveRules } from '../resolve.js';
 import { catalogCacheFor } from '../../course/catalog-cache.js';
 import { nearMissesFor } from '../near-misses.js';
-import { indexedRules } from '../transfer-index.js';
+import { indexedRules } from '../transfer-index-store.js';
 import { listedRules, RoundTrips } from '../transfer-store.js';
 import { resolveContract } from '../contracts/resolve.js';
 

@@ -6,6 +6,7 @@ import { ToolError } from '../../shared/tools/errors.js';
 import { ruleSummary } from '../match-output.js';
 import { inForce } from '../resolve.js';
 import type { Store } from '../../shared/store/dynamo-client.js';
+import { catalogKeys } from '../../shared/store/keys.js';
 import type { TransferRule } from '../rule-model.js';
 import { getRules, pairRules, RoundTrips, rulesAwarding, type PairPage } from '../transfer-store.js';
 import { searchContract } from '../contracts/search.js';
@@ -18,7 +19,7 @@ export const searchTool = bindCatalogTool(searchContract, async (args, ctx) => {
   if (!sender && !target) {
     throw ToolError.badRequest('sourceInstitution is required unless targetCourse is given.', [{ field: 'sourceInstitution', message: 'required without targetCourse' }]);
   }
-  const prefix = code ? `${code}#` : args.subject ? `${args.subject.toUpperCase()} ` : undefined;
+  const prefix = code ? catalogKeys.pairCoursePrefix(code) : args.subject ? catalogKeys.pairSubjectPrefix(args.subject.toUpperCase()) : undefined;
   const asOf = args.asOfDate === undefined ? undefined : effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(receiver));
   const scope = { tool: ctx.toolName, query: [sender, receiver, prefix, asOf, target] };
   const startKey = args.cursor ? ctx.services.cursors.decode<Record<string, unknown>>(scope, args.cursor) : undefined;

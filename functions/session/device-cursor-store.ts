@@ -1,4 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
 import { epochSeconds } from './session-model.js';
@@ -28,3 +29,27 @@ export async function advanceDeviceCursor(store: Store, args: { sessionId: strin
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
     });
 }
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const DEVICE = sessionKeys.device(param('sessionId'), param('deviceId'));
+  return [
+    {
+      name: 'What a device has seen',
+      entity: ENTITY.deviceCursor,
+      operation: 'GetItem',
+      index: 'table',
+      key: DEVICE,
+      usedBy: ['tn_session_sync_status'],
+      notes: 'Consistent read; no item means the device has seen nothing.',
+    },
+    {
+      name: "Move a device's cursor forward",
+      entity: ENTITY.deviceCursor,
+      operation: 'UpdateItem',
+      index: 'table',
+      key: DEVICE,
+      usedBy: ['tn_session_sync_status', 'tn_session_resume'],
+      notes: 'lastSeenSeq only moves forward (condition lastSeenSeq < :seq): a slow, older poll never makes a device re-see events.',
+    },
+  ];
+});

@@ -1,3 +1,4 @@
+import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import { getAll } from '../shared/store/batch-reads.js';
 import { deleteAll, putAll } from '../shared/store/batch-writes.js';
 import type { Store } from '../shared/store/dynamo-client.js';
@@ -112,3 +113,38 @@ export async function indexedRules(store: Store, sender: string, receiver: strin
 function uniqueRules(rules: TransferRule[]): TransferRule[] {
   return [...new Map(rules.map((rule) => [rule.ruleId, rule])).values()];
 }
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const SENDER = param('sender');
+  const RECEIVER = param('receiver');
+  const INDEX = catalogKeys.transferIndex(SENDER, param('code'), RECEIVER);
+  const MARKER = catalogKeys.transferIndexMarker(SENDER, RECEIVER);
+  return [
+    {
+      name: "A pair's rules per sending course, in bulk (transfer indexes)",
+      entity: ENTITY.transferIndex,
+      operation: 'BatchGetItem',
+      index: 'table',
+      keys: [INDEX, MARKER],
+      usedBy: ['tn_transfer_resolve (the given courses, then the one-digit neighbours of uncovered ones)', 'transfer ingestion (which pairs were never indexed; the codes a pair\'s last build covered)'],
+      notes: 'One item per sending course and receiver holds every active rule listing it. Without the pair\'s marker the listings are read instead. Warm processes keep the items per catalog version.',
+    },
+    {
+      name: "Rebuild a pair's transfer indexes: its rules",
+      entity: ENTITY.transferRule,
+      operation: 'Query',
+      index: 'GSI1',
+      key: { GSI1PK: catalogKeys.transferPair(SENDER, RECEIVER) },
+      usedBy: ['transfer ingestion that changed the pair'],
+    },
+    {
+      name: "Rebuild a pair's transfer indexes: write them",
+      entity: ENTITY.transferIndex,
+      operation: 'BatchWriteItem',
+      index: 'table',
+      keys: [INDEX, MARKER],
+      usedBy: ['transfer ingestion that changed the pair'],
+      notes: 'The marker is deleted first and written last, so a refresh that stops midway never serves a half-built index; a course whose last rule went keeps an empty index.',
+    },
+  ];
+});

@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
+import { between, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import { ulid } from 'ulid';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
@@ -187,3 +188,37 @@ export async function readEvent(store: Store, sessionId: string, seq: number): P
   const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: sessionKeys.event(sessionId, seq), ConsistentRead: true }));
   return result.Item ? toEvent(result.Item) : undefined;
 }
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const SESSION = param('sessionId');
+  const EVENT = { PK: sessionKeys.partition(SESSION), SK: `${sessionKeys.eventPrefix}${param('seq')}` };
+  return [
+    {
+      name: 'Append events with the next seqs',
+      entity: [ENTITY.session, ENTITY.sessionEvent, ENTITY.sessionRequest, ENTITY.pendingDraft],
+      operation: 'TransactWriteItems',
+      index: 'table',
+      keys: [sessionKeys.meta(SESSION), EVENT, sessionKeys.request(SESSION, param('clientEventId')), sessionKeys.draft(SESSION, param('clientEventId'))],
+      usedBy: ['tn_session_ask', 'tn_session_end', 'tn_session_cancel_pending'],
+      notes:
+        'META updated on condition lastSeq = :read, each event put on attribute_not_exists(PK) (seq zero-padded to 10 digits), with the plan\'s idempotency-record and draft puts, updates and deletes. Gap-free seqs: the META condition loses the race for all but one writer, who commits its events; the others re-read and retry.',
+    },
+    {
+      name: 'Events by seq range',
+      entity: ENTITY.sessionEvent,
+      operation: 'Query',
+      index: 'table',
+      key: { PK: sessionKeys.partition(SESSION), SK: between(`${sessionKeys.eventPrefix}${param('from')}`, `${sessionKeys.eventPrefix}${param('to')}`) },
+      usedBy: ['tn_session_history', 'tn_session_sync_status', 'tn_session_resume (latest events)', 'tn_session_export', 'tn_session_import (is it the same log?)', 'tn_session_ask (prompt history)'],
+      notes: 'Consistent read; one event past the range tells whether more exist. Follows 1 MB pages, so long messages never cut a page short.',
+    },
+    {
+      name: 'One event by seq',
+      entity: ENTITY.sessionEvent,
+      operation: 'GetItem',
+      index: 'table',
+      key: EVENT,
+      usedBy: ['tn_session_ask (a retried ask: its question, or the answer already given)'],
+    },
+  ];
+});

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, sessionKeys } from '../shared/store/keys.js';
 import { epochSeconds, type PendingDraft } from './session-model.js';
@@ -125,3 +126,27 @@ export function deleteDraftItem(store: Store, sessionId: string, clientEventId: 
     },
   };
 }
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const REQUEST = sessionKeys.request(param('sessionId'), param('clientEventId'));
+  return [
+    {
+      name: 'Idempotency record of an ask',
+      entity: ENTITY.sessionRequest,
+      operation: 'GetItem',
+      index: 'table',
+      key: REQUEST,
+      usedBy: ['tn_session_ask'],
+      notes: 'Created in the append transaction (attribute_not_exists); state moves draft → sent → answered or draft → cancelled under conditions.',
+    },
+    {
+      name: 'Take or give back the answering lease of an ask',
+      entity: ENTITY.sessionRequest,
+      operation: 'UpdateItem',
+      index: 'table',
+      key: REQUEST,
+      usedBy: ['tn_session_ask (a retried ask whose previous attempt failed or was abandoned)'],
+      notes: 'SET answeringUntil on condition state = sent and no live lease; REMOVE it after a failed provider call. Two devices retrying one ask never both call the provider.',
+    },
+  ];
+});
