@@ -128,10 +128,21 @@ export async function answerQuestion(
 
 /** The events the prompt may use before a question: after the running summary, at most HISTORY_WINDOW. */
 export async function historyBefore(store: Store, session: SessionRecord, questionSeq: number): Promise<SessionEvent[]> {
-  const from = Math.max(session.summary?.throughSeq ?? 0, questionSeq - 1 - HISTORY_WINDOW);
+  const from = historyStart(session, questionSeq);
   const count = questionSeq - 1 - from;
   if (count <= 0) return [];
   return (await readEventsAfter(store, session.sessionId, from, count)).events;
 }
 
 
+
+/** The same history taken from events already read, when they reach back far enough; else undefined. */
+export function historyFromRecent(session: SessionRecord, recent: SessionEvent[], questionSeq: number): SessionEvent[] | undefined {
+  const from = historyStart(session, questionSeq);
+  const history = recent.filter((event) => event.seq > from && event.seq < questionSeq);
+  return history.length === questionSeq - 1 - from ? history : undefined;
+}
+
+function historyStart(session: SessionRecord, questionSeq: number): number {
+  return Math.max(session.summary?.throughSeq ?? 0, questionSeq - 1 - HISTORY_WINDOW);
+}

@@ -12,12 +12,12 @@ import {
   type AskRequest,
 } from './ask-request-store.js';
 import { assertActive, saveDraft, type LogDeps } from './drafts.js';
-import { AppendConditionFailed, appendEvents, readEvent, type TransactItem } from './event-log-store.js';
+import { AppendConditionFailed, appendEvents, readEvent, readSessionAndLatestEvents, type TransactItem } from './event-log-store.js';
 import { loadCallerProfile, type CallerProfile } from './caller-profile.js';
-import { releasePrompt, reservePrompt, type PromptReservation } from './prompt-quota.js';
+import { promptInTransaction, releasePrompt, reservePrompt, type PromptReservation } from './prompt-quota.js';
 import type { SessionEvent, SessionRecord } from './session-model.js';
-import { answerQuestion, historyBefore, type AskOutcome } from './answer-question.js';
-import { openSession } from './session-store.js';
+import { answerQuestion, historyBefore, historyFromRecent, type AskOutcome } from './answer-question.js';
+import { openableBy } from './session-store.js';
 import type { LanguageModelFactory, ModelTarget } from './tutor/language-model.js';
 import { resolveModelTarget } from './tutor/model-target.js';
 
@@ -36,8 +36,13 @@ interface Turn {
   log: LogDeps;
   caller: CallerProfile;
   session: SessionRecord;
+  /** The latest events, read with the session: the prompt history when the question gets the next seq. */
+  recent: SessionEvent[];
   input: AskInput;
 }
+
+/** Events read with the session; enough for most prompts (older turns live on in the summary). */
+const RECENT_EVENTS = 80;
 
 /**
  * One ask, start to finish: idempotency by clientEventId, drafts, quota reserved before the provider
@@ -49,13 +54,18 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
   const log: LogDeps = { store, now: ctx.now, retentionDays: ctx.services.config.tutor.retentionDays };
   const clientEventId = input.clientEventId ?? ulid();
   const hash = contentHash(input.message);
-  // Independent reads in one round trip's time: the session, the idempotency record, the caller.
-  const [session, existing, caller] = await Promise.all([
-    openSession(store, input.sessionId, ctx.principal, ctx.now()),
-    input.clientEventId ? getAskRequest(store, input.sessionId, clientEventId) : Promise.resolve(undefined),
+  // Independent reads in one round trip's time: the session with its latest events, and the caller.
+  // A first attempt takes the clientEventId to be new: the write's condition says when it is not, and
+  // the retry reads its idempotency record.
+  const [opened, existing, caller] = await Promise.all([
+    readSessionAndLatestEvents(store, input.sessionId, RECENT_EVENTS),
+    input.clientEventId && retried ? getAskRequest(store, input.sessionId, clientEventId) : Promise.resolve(undefined),
     loadCallerProfile(ctx.services, ctx.principal),
   ]);
-  const turn: Turn = { ctx, createModel, log, caller, session, input };
+  const session = openableBy(opened.session, ctx.principal, ctx.now());
+  // On an ended session a known clientEventId still decides the answer (a replay, a cancelled draft).
+  if (input.clientEventId && !retried && session.status === 'ended') return askTutor(ctx, createModel, input, true);
+  const turn: Turn = { ctx, createModel, log, caller, session, recent: opened.events, input };
 
   try {
     if (existing) {
@@ -106,6 +116,7 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
       clientEventId,
       refersTo: null,
       emittedBefore: [],
+      promptInTransaction: true,
       requestItems: (event, expiresAt, leaseUntil) => [
         putAskRequestItem(
           store,
@@ -148,16 +159,23 @@ async function sendQuestion(
     refersTo: string | null;
     emittedBefore: string[];
     requestItems: (question: SessionEvent, expiresAt: string, leaseUntil: string) => TransactItem[];
+    /** A new ask takes its prompt in the question's own transaction; a draft being sent reserves it first. */
+    promptInTransaction?: boolean;
   },
 ): Promise<AskOutcome> {
   const { ctx, log, input } = turn;
-  const { target, reservation } = await prepareModelAndQuota(turn);
+  const prompt = args.promptInTransaction ? promptInTransaction(ctx.services, ctx.principal, ctx.now(), turn.caller.promptLimit) : undefined;
+  const { target, reservation } = prompt
+    ? { target: await resolveModelTarget(ctx.services, ctx.principal, turn.caller), reservation: prompt.reservation }
+    : await prepareModelAndQuota(turn);
   const leaseUntil = leaseEnd(ctx);
-  // The question most likely gets the next seq: read the history before it while it is written.
+  // The question most likely gets the next seq: its history is then in the events read with the session.
   const expectedSeq = turn.session.lastSeq + 1;
-  const history = historyBefore(ctx.services.store, turn.session, expectedSeq);
+  const recentHistory = historyFromRecent(turn.session, turn.recent, expectedSeq);
+  const history = recentHistory ? Promise.resolve(recentHistory) : historyBefore(ctx.services.store, turn.session, expectedSeq);
   history.catch(() => undefined);
   let appended: { session: SessionRecord; events: SessionEvent[] };
+  let requestItemCount = 0;
   try {
     appended = await appendEvents(log.store, {
       ...log,
@@ -167,12 +185,18 @@ async function sendQuestion(
         assertActive(current);
         return {
           events: [{ type: 'user_message', role: 'user', content: input.message, deviceId: input.deviceId, clientEventId: args.clientEventId, refersTo: args.refersTo }],
-          items: ([event], expiresAt) => args.requestItems(event!, expiresAt, leaseUntil),
+          items: ([event], expiresAt) => {
+            const items = args.requestItems(event!, expiresAt, leaseUntil);
+            requestItemCount = items.length;
+            return prompt ? [...items, prompt.item] : items;
+          },
         };
       },
     });
   } catch (error) {
-    await releasePrompt(ctx.services, reservation);
+    if (!prompt) await releasePrompt(ctx.services, reservation);
+    // Nothing was written: the quota refused the prompt, so the question was not stored either.
+    else if (error instanceof AppendConditionFailed && error.itemIndex === requestItemCount) throw await prompt.refused();
     throw error;
   }
   const question = appended.events[0]!;

@@ -1,8 +1,10 @@
 import type { Principal } from '../shared/auth/principal.js';
 import type { Services } from '../shared/services.js';
-import { readStoredCredentials, type StoredCredential } from '../user/byok-credentials.js';
-import { getSubscription, planLimits } from '../user/plans.js';
-import { DEFAULT_PREFERENCES, getPreferences, type Preferences } from '../user/preferences.js';
+import { keys } from '../shared/store/keys.js';
+import { StoredCredentialSchema, type StoredCredential } from '../user/byok-credentials.js';
+import { planLimits, subscriptionFromItem } from '../user/plans.js';
+import { DEFAULT_PREFERENCES, preferencesFromItem, type Preferences } from '../user/preferences.js';
+import { readUserPartition } from '../user/user-store.js';
 
 /** What an ask needs to know about its caller, read once and in parallel with the session. */
 export interface CallerProfile {
@@ -16,14 +18,20 @@ export interface CallerProfile {
 /** More than any plan allows, so the list is complete. */
 const MAX_CREDENTIALS = 100;
 
+/** Preferences, plan and sealed keys come from one read of the user's partition. */
 export async function loadCallerProfile(services: Services, principal: Principal): Promise<CallerProfile> {
   if (principal.kind !== 'user') {
     return { preferences: DEFAULT_PREFERENCES, promptLimit: services.config.tutor.anonymousPromptsPerDay, credentials: [] };
   }
-  const [preferences, subscription, credentials] = await Promise.all([
-    getPreferences(services.store, principal.userId),
-    getSubscription(services.store, principal.userId),
-    readStoredCredentials(services.store, principal.userId, MAX_CREDENTIALS),
-  ]);
-  return { preferences, promptLimit: planLimits(subscription.plan, services.config).promptsPerDay, credentials };
+  const items = await readUserPartition(services.store, principal.userId);
+  const item = (sk: string) => items.find((candidate) => candidate.SK === sk);
+  const subscription = subscriptionFromItem(item(keys.subscription(principal.userId).SK));
+  return {
+    preferences: preferencesFromItem(item(keys.preferences(principal.userId).SK)),
+    promptLimit: planLimits(subscription.plan, services.config).promptsPerDay,
+    credentials: items
+      .filter((candidate) => String(candidate.SK).startsWith(keys.byokPrefix))
+      .slice(0, MAX_CREDENTIALS)
+      .map((candidate) => StoredCredentialSchema.parse(candidate)),
+  };
 }

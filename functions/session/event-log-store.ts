@@ -1,12 +1,12 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
 import { between, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import { ulid } from 'ulid';
 import type { Store } from '../shared/store/dynamo-client.js';
-import { ENTITY, sessionKeys } from '../shared/store/keys.js';
+import { ENTITY, keys, sessionKeys } from '../shared/store/keys.js';
 import { epochSeconds, expiryAfter, itemsExpiryFor, SessionEventSchema, type EventType, type SessionEvent, type SessionRecord } from './session-model.js';
-import { readSession, refreshItemExpiry } from './session-store.js';
+import { readSession, refreshItemExpiry, sessionFromItem } from './session-store.js';
 
 export interface NewEvent {
   type: EventType;
@@ -184,6 +184,27 @@ export async function readAllEvents(store: Store, sessionId: string): Promise<Se
   }
 }
 
+/**
+ * META and the latest events in one Query: META sorts right after the last event, so the key range
+ * from the first event to META, read backwards, starts with META. A 1 MB page may hold fewer events
+ * than asked for; callers check which seqs they got.
+ */
+export async function readSessionAndLatestEvents(store: Store, sessionId: string, limit: number): Promise<{ session: SessionRecord; events: SessionEvent[] }> {
+  const result = await store.doc.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :first AND :meta',
+      ExpressionAttributeValues: { ':pk': sessionKeys.partition(sessionId), ':first': sessionKeys.eventSk(1), ':meta': sessionKeys.meta(sessionId).SK },
+      ScanIndexForward: false,
+      Limit: limit + 1,
+      ConsistentRead: true,
+    }),
+  );
+  const [first, ...rest] = result.Items ?? [];
+  const session = sessionFromItem(first?.SK === sessionKeys.meta(sessionId).SK ? first : undefined, sessionId);
+  return { session, events: rest.map(toEvent).reverse() };
+}
+
 export async function readEvent(store: Store, sessionId: string, seq: number): Promise<SessionEvent | undefined> {
   const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: sessionKeys.event(sessionId, seq), ConsistentRead: true }));
   return result.Item ? toEvent(result.Item) : undefined;
@@ -198,10 +219,16 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
       entity: [ENTITY.session, ENTITY.sessionEvent, ENTITY.sessionRequest, ENTITY.pendingDraft],
       operation: 'TransactWriteItems',
       index: 'table',
-      keys: [sessionKeys.meta(SESSION), EVENT, sessionKeys.request(SESSION, param('clientEventId')), sessionKeys.draft(SESSION, param('clientEventId'))],
+      keys: [
+        sessionKeys.meta(SESSION),
+        EVENT,
+        sessionKeys.request(SESSION, param('clientEventId')),
+        sessionKeys.draft(SESSION, param('clientEventId')),
+        keys.quotaCounter(param('userId'), param('kind'), param('windowKey')),
+      ],
       usedBy: ['tn_session_ask', 'tn_session_end', 'tn_session_cancel_pending'],
       notes:
-        'META updated on condition lastSeq = :read, each event put on attribute_not_exists(PK) (seq zero-padded to 10 digits), with the plan\'s idempotency-record and draft puts, updates and deletes. Gap-free seqs: the META condition loses the race for all but one writer, who commits its events; the others re-read and retry.',
+        'META updated on condition lastSeq = :read, each event put on attribute_not_exists(PK) (seq zero-padded to 10 digits), with the plan\'s idempotency-record and draft puts, updates and deletes; a new question also takes its prompt of the day\'s quota (conditional ADD on the counter). Gap-free seqs: the META condition loses the race for all but one writer, who commits its events; the others re-read and retry.',
     },
     {
       name: 'Events by seq range',
@@ -211,6 +238,15 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
       key: { PK: sessionKeys.partition(SESSION), SK: between(`${sessionKeys.eventPrefix}${param('from')}`, `${sessionKeys.eventPrefix}${param('to')}`) },
       usedBy: ['tn_session_history', 'tn_session_sync_status', 'tn_session_resume (latest events)', 'tn_session_export', 'tn_session_import (is it the same log?)', 'tn_session_ask (prompt history)'],
       notes: 'Consistent read; one event past the range tells whether more exist. Follows 1 MB pages, so long messages never cut a page short.',
+    },
+    {
+      name: 'A session and its latest events',
+      entity: [ENTITY.session, ENTITY.sessionEvent],
+      operation: 'Query',
+      index: 'table',
+      key: { PK: sessionKeys.partition(SESSION), SK: between(sessionKeys.eventSk(1), sessionKeys.meta(SESSION).SK) },
+      usedBy: ['tn_session_ask (the session and the prompt history in one read)'],
+      notes: 'Consistent read, ScanIndexForward false, Limit = events + 1: META comes first, then the events newest first.',
     },
     {
       name: 'One event by seq',

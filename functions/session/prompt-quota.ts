@@ -1,7 +1,7 @@
 import type { Principal } from '../shared/auth/principal.js';
 import type { Services } from '../shared/services.js';
 import { ANONYMOUS_QUOTA_OWNER } from '../shared/store/keys.js';
-import { consumeQuota, quotaWindow, releaseQuota, type QuotaWindow } from '../shared/store/quota-counter.js';
+import { consumeQuota, consumeQuotaItem, quotaWindow, refusal, releaseQuota, type ConsumeResult, type QuotaWindow } from '../shared/store/quota-counter.js';
 import { DomainError } from '../shared/domain-error.js';
 import { DAY_MS, PROMPT_QUOTA_KIND } from '../user/quota-usage.js';
 
@@ -15,19 +15,38 @@ export interface PromptReservation {
  * concurrent asks can never pass the limit). Anonymous sessions share the operator's pool.
  */
 export async function reservePrompt(services: Services, principal: Principal, now: Date, max: number): Promise<PromptReservation> {
-  const owner = principal.kind === 'user' ? principal.userId : ANONYMOUS_QUOTA_OWNER;
-  const window = quotaWindow(DAY_MS, now);
-  const result = await consumeQuota(services.store, { userId: owner, kind: PROMPT_QUOTA_KIND, max, window });
-  if (!result.admitted) {
-    throw DomainError.limitReached(
-      'Daily prompt limit exceeded',
-      result,
-      now,
-      `${principal.kind === 'user' ? 'User has' : 'Anonymous sessions have'} used ${result.current}/${max} prompts today`,
-      'Your message was not sent. Tell the user the daily limit is reached; retry after details.retryAfter seconds or upgrade the plan.',
-    );
-  }
-  return { owner, window };
+  const reservation = promptReservation(principal, now);
+  const result = await consumeQuota(services.store, { userId: reservation.owner, kind: PROMPT_QUOTA_KIND, max, window: reservation.window });
+  if (!result.admitted) throw limitError(principal, result, now);
+  return reservation;
+}
+
+/**
+ * The same prompt taken inside the transaction that stores the question, so a new ask costs no write
+ * of its own; `refused` builds the RATE_LIMITED error when the transaction failed on this item.
+ */
+export function promptInTransaction(services: Services, principal: Principal, now: Date, max: number) {
+  const reservation = promptReservation(principal, now);
+  const counter = { userId: reservation.owner, kind: PROMPT_QUOTA_KIND, max, window: reservation.window };
+  return {
+    reservation,
+    item: consumeQuotaItem(services.store, counter),
+    refused: async () => limitError(principal, await refusal(services.store, counter), now),
+  };
+}
+
+function promptReservation(principal: Principal, now: Date): PromptReservation {
+  return { owner: principal.kind === 'user' ? principal.userId : ANONYMOUS_QUOTA_OWNER, window: quotaWindow(DAY_MS, now) };
+}
+
+function limitError(principal: Principal, result: ConsumeResult, now: Date): DomainError {
+  return DomainError.limitReached(
+    'Daily prompt limit exceeded',
+    result,
+    now,
+    `${principal.kind === 'user' ? 'User has' : 'Anonymous sessions have'} used ${result.current}/${result.max} prompts today`,
+    'Your message was not sent. Tell the user the daily limit is reached; retry after details.retryAfter seconds or upgrade the plan.',
+  );
 }
 
 /** Gives the prompt back when the provider did not answer: a failed turn costs nothing. */

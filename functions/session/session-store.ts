@@ -62,9 +62,14 @@ export async function putSessionItems(store: Store, items: Record<string, unknow
 /** The stored META item, or NOT_FOUND; no access check (callers go through openSession). */
 export async function readSession(store: Store, sessionId: string): Promise<SessionRecord> {
   const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: sessionKeys.meta(sessionId), ConsistentRead: true }));
-  if (!result.Item) throw DomainError.notFound(`No session ${sessionId}.`, NOT_FOUND_HINTS);
-  const { PK: _pk, SK: _sk, GSI1PK: _gsiPk, GSI1SK: _gsiSk, entity: _entity, ttl: _ttl, ...record } = result.Item;
-  return record as SessionRecord;
+  return sessionFromItem(result.Item, sessionId);
+}
+
+/** The record a META item holds, or NOT_FOUND when there is none. */
+export function sessionFromItem(item: Record<string, unknown> | undefined, sessionId: string): SessionRecord {
+  if (!item) throw DomainError.notFound(`No session ${sessionId}.`, NOT_FOUND_HINTS);
+  const { PK: _pk, SK: _sk, GSI1PK: _gsiPk, GSI1SK: _gsiSk, entity: _entity, ttl: _ttl, ...record } = item;
+  return record as unknown as SessionRecord;
 }
 
 /**
@@ -72,7 +77,12 @@ export async function readSession(store: Store, sessionId: string): Promise<Sess
  * removed it yet) are both NOT_FOUND: whether a session id exists is not revealed to non-owners.
  */
 export async function openSession(store: Store, sessionId: string, principal: Principal, now: Date): Promise<SessionRecord> {
-  const session = await readSession(store, sessionId);
+  return openableBy(await readSession(store, sessionId), principal, now);
+}
+
+/** The session itself when this caller may use it, else NOT_FOUND (see openSession). */
+export function openableBy(session: SessionRecord, principal: Principal, now: Date): SessionRecord {
+  const sessionId = session.sessionId;
   const callerId = principal.kind === 'user' ? principal.userId : null;
   if (session.ownerId !== callerId || Date.parse(effectiveExpiry(session)) <= now.getTime()) {
     throw DomainError.notFound(`No session ${sessionId}.`, NOT_FOUND_HINTS);

@@ -114,8 +114,3 @@ export async function findCredential(store: Store, userId: string, credentialId:
 
 export type StoredCredential = z.infer<typeof StoredCredentialSchema>;
 
-/** Up to `limit` credentials with their sealed keys, for the tutor to choose and open one. */
-export async function readStoredCredentials(store: Store, userId: string, limit: number): Promise<StoredCredential[]> {
-  const items = await queryCredentials(store, { userId, limit });
-  return items.map((item) => StoredCredentialSchema.parse(item));
-}

@@ -35,7 +35,11 @@ export interface SubscriptionRecord {
 const FREE: SubscriptionRecord = { plan: 'free', status: 'active', since: null, renewsAt: null };
 
 export async function getSubscription(store: Store, userId: string): Promise<SubscriptionRecord> {
-  const item = await getSubscriptionItem(store, userId);
+  return subscriptionFromItem(await getSubscriptionItem(store, userId));
+}
+
+/** The stored subscription; no item means the free plan. */
+export function subscriptionFromItem(item: Record<string, unknown> | undefined): SubscriptionRecord {
   if (!item) return FREE;
   return {
     plan: PlanSchema.catch('free').parse(item.plan),

@@ -61,7 +61,8 @@ export const DEFAULT_PREFERENCES: Preferences = {
 
 const STORED_FIELDS = Object.keys(preferenceFields) as (keyof typeof preferenceFields)[];
 
-function fromItem(item: Record<string, unknown> | undefined): Preferences {
+/** Stored fields over the defaults (an absent item is all defaults). */
+export function preferencesFromItem(item: Record<string, unknown> | undefined): Preferences {
   const merged: Record<string, unknown> = { ...DEFAULT_PREFERENCES };
   for (const field of [...STORED_FIELDS, 'updatedAt' as const]) {
     if (item?.[field] !== undefined) merged[field] = item[field];
@@ -70,11 +71,11 @@ function fromItem(item: Record<string, unknown> | undefined): Preferences {
 }
 
 export async function getPreferences(store: Store, userId: string): Promise<Preferences> {
-  return fromItem(await getPreferencesItem(store, userId));
+  return preferencesFromItem(await getPreferencesItem(store, userId));
 }
 
 /** Partial merge in one UpdateItem: named fields are set (or removed when null), others untouched. */
 export async function mergePreferences(store: Store, userId: string, patch: PreferencesPatch, now: Date): Promise<Preferences> {
   const fields = Object.fromEntries(STORED_FIELDS.map((field) => [field, patch[field]]));
-  return fromItem(await updatePreferencesItem(store, userId, fields, now));
+  return preferencesFromItem(await updatePreferencesItem(store, userId, fields, now));
 }

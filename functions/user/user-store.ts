@@ -2,9 +2,15 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
+import { queryAll } from '../shared/store/query-all.js';
 import { ENTITY, keys, userPk } from '../shared/store/keys.js';
 
 // A user's partition: BYOK credentials, preferences and subscription (quota counters: shared/store/quota-counter.ts).
+
+/** Every item of a user's partition in one read: what a tutor turn needs to know of its caller. */
+export function readUserPartition(store: Store, userId: string): Promise<Record<string, unknown>[]> {
+  return queryAll(store, { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': userPk(userId) }, ConsistentRead: true });
+}
 
 /** Condition attribute_not_exists(PK): a ULID collision can never overwrite a key. */
 export async function putCredential(store: Store, userId: string, credentialId: string, attributes: Record<string, unknown>): Promise<void> {
@@ -146,12 +152,21 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
   const CREDENTIAL = keys.byokCredential(USER, param('credentialId'));
   return [
     {
+      name: "A user's whole partition (credentials, preferences, subscription, counters)",
+      entity: [ENTITY.byokCredential, ENTITY.preferences, ENTITY.subscription, ENTITY.quotaCounter],
+      operation: 'Query',
+      index: 'table',
+      key: { PK: userPk(USER) },
+      usedBy: ['tn_session_ask (its caller: sealed keys, preferences and plan in one read)'],
+      notes: 'Consistent read. The partition stays small: at most the plan\'s credentials, two settings items, and counters that TTL removes a day after their window.',
+    },
+    {
       name: "A user's BYOK credentials",
       entity: ENTITY.byokCredential,
       operation: 'Query',
       index: 'table',
       key: { PK: userPk(USER), SK: beginsWith(keys.byokPrefix) },
-      usedBy: ['tn_user_byok_list', 'tn_user_byok_add (Select COUNT)', 'tn_session_ask (sealed keys, for the tutor to open one)'],
+      usedBy: ['tn_user_byok_list', 'tn_user_byok_add (Select COUNT)'],
       notes: 'Consistent read. A list page asks Limit + 1 (the extra tells hasMore) from ExclusiveStartKey carried in the signed cursor; add counts to enforce the per-user maximum.',
     },
     {

@@ -40,41 +40,54 @@ export async function consumeQuota(
 ): Promise<ConsumeResult> {
   const amount = args.amount ?? 1;
   try {
-    const result = await store.doc.send(
-      new UpdateCommand({
-        TableName: store.tableName,
-        Key: keys.quotaCounter(args.userId, args.kind, args.window.key),
-        UpdateExpression: 'ADD #count :amount SET #entity = :entity, #kind = :kind, #windowLabel = :label, #windowEnd = :end, #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count <= :ceiling',
-        ExpressionAttributeNames: {
-          '#count': 'count',
-          '#entity': 'entity',
-          '#kind': 'kind',
-          '#windowLabel': 'windowLabel',
-          '#windowEnd': 'windowEndsAt',
-          '#ttl': 'ttl',
-        },
-        ExpressionAttributeValues: {
-          ':amount': amount,
-          ':ceiling': args.max - amount,
-          ':entity': ENTITY.quotaCounter,
-          ':kind': args.kind,
-          ':label': args.window.label,
-          ':end': args.window.endsAt.toISOString(),
-          // Keep the counter a day past its window so a late reader still sees the final count.
-          ':ttl': Math.ceil(args.window.endsAt.getTime() / 1000) + 86_400,
-        },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
+    const result = await store.doc.send(new UpdateCommand({ ...consumeUpdate(store, args), ReturnValues: 'UPDATED_NEW' }));
     return { admitted: true, current: Number(result.Attributes?.count ?? amount), max: args.max, window: args.window };
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) {
-      const current = await readCounter(store, args.userId, args.kind, args.window);
-      return { admitted: false, current, max: args.max, window: args.window };
-    }
+    if (error instanceof ConditionalCheckFailedException) return refusal(store, args);
     throw error;
   }
+}
+
+/**
+ * The same conditional increment as a transaction item, so a write that must only happen when the
+ * quota admits it (a tutor question) takes its unit in the same transaction. When the transaction
+ * fails on this item, `refusal` tells the count that refused it.
+ */
+export function consumeQuotaItem(store: Store, args: { userId: string; kind: string; max: number; window: QuotaWindow; amount?: number }) {
+  return { Update: consumeUpdate(store, args) };
+}
+
+export async function refusal(store: Store, args: { userId: string; kind: string; max: number; window: QuotaWindow }): Promise<ConsumeResult> {
+  const current = await readCounter(store, args.userId, args.kind, args.window);
+  return { admitted: false, current, max: args.max, window: args.window };
+}
+
+function consumeUpdate(store: Store, args: { userId: string; kind: string; max: number; window: QuotaWindow; amount?: number }) {
+  const amount = args.amount ?? 1;
+  return {
+    TableName: store.tableName,
+    Key: keys.quotaCounter(args.userId, args.kind, args.window.key),
+    UpdateExpression: 'ADD #count :amount SET #entity = :entity, #kind = :kind, #windowLabel = :label, #windowEnd = :end, #ttl = :ttl',
+    ConditionExpression: 'attribute_not_exists(#count) OR #count <= :ceiling',
+    ExpressionAttributeNames: {
+      '#count': 'count',
+      '#entity': 'entity',
+      '#kind': 'kind',
+      '#windowLabel': 'windowLabel',
+      '#windowEnd': 'windowEndsAt',
+      '#ttl': 'ttl',
+    },
+    ExpressionAttributeValues: {
+      ':amount': amount,
+      ':ceiling': args.max - amount,
+      ':entity': ENTITY.quotaCounter,
+      ':kind': args.kind,
+      ':label': args.window.label,
+      ':end': args.window.endsAt.toISOString(),
+      // Keep the counter a day past its window so a late reader still sees the final count.
+      ':ttl': Math.ceil(args.window.endsAt.getTime() / 1000) + 86_400,
+    },
+  };
 }
 
 /** Gives back units taken by consumeQuota when the work they paid for did not happen. */
