@@ -1,4 +1,4 @@
-import { createMcpHandler, hostHeaderValidationResponse, originValidationResponse, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, getOAuthProtectedResourceMetadataUrl, hostHeaderValidationResponse, originValidationResponse, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { ulid } from 'ulid';
 import { SERVICE_VERSION } from '../config.js';
 import { USER_PERMISSIONS, type Principal } from '../auth/principal.js';
@@ -9,7 +9,7 @@ import { ToolError, type FieldIssue } from '../tools/errors.js';
 import type { ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
-import { challengeFor, challengeResponse, corsHeaders, resourceMetadataUrl, withHeaders } from './auth-challenges.js';
+import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './auth-challenges.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
 import { prototypeKeysInToolCalls, readBody, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
 import { errorJson, handleRestCall } from './rest.js';
@@ -128,7 +128,8 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
         headers: { allow: 'POST', 'content-type': 'application/json', ...cors },
       });
     }
-    const metadataUrl = resourceMetadataUrl(baseUrl(request, services), mcpMatch ? path : '/mcp');
+    // RFC 9728 §3.1, path-suffixed: the SDK's helper builds it as its clients look for it.
+    const metadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(`${baseUrl(request, services)}${mcpMatch ? path : '/mcp'}`));
     return withHeaders(await serveCall({ request, mcpMatch, restMatch, traceId, metadataUrl }), cors);
   };
 

@@ -14,11 +14,6 @@ export interface Challenge {
   reason: string;
 }
 
-/** RFC 9728 §3.1: the metadata of resource `<base><path>` lives at `<base>/.well-known/oauth-protected-resource<path>`. */
-export function resourceMetadataUrl(base: string, resourcePath: string): string {
-  return `${base}/.well-known/oauth-protected-resource${resourcePath === '/' ? '' : resourcePath}`;
-}
-
 export function challengeFor(definition: AnyToolDefinition, principal: Principal, args: { metadataUrl: string; scopePrefix: string }): Challenge | undefined {
   const scope = definition.permissions.map((permission) => `${args.scopePrefix}${permission}`).join(' ');
   if (principal.kind !== 'user') {
