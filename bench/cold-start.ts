@@ -94,6 +94,14 @@ export async function measureColdStarts(runs: number) {
   for (let i = 0; i < runs; i++) baselineRuns.push((await timeProcess(['-e', 'process.stdout.write("ok")'], env)).ms);
   const baseline = median(baselineRuns);
 
+  // The bare SDK server bundled the same way: what any MCP server on this SDK costs to start.
+  const bareSdk = await bundle('bench/bare-sdk-entry.ts', dir);
+  const bareHarness = path.join(dir, 'bare-harness.mjs');
+  await writeFile(bareHarness, "const { handle } = await import(process.argv[2]); process.stdout.write(JSON.stringify(await handle()));");
+  const bareSdkRuns: number[] = [];
+  for (let i = 0; i < runs; i++) bareSdkRuns.push((await timeProcess([bareHarness, bareSdk], env)).ms);
+  const bareSdkStart = median(bareSdkRuns);
+
   const domains = [];
   for (const [domain, entry] of Object.entries(DOMAIN_ENTRIES)) {
     const file = await bundle(entry, dir);
@@ -107,8 +115,8 @@ export async function measureColdStarts(runs: number) {
       times.push(ms);
     }
     const medianMs = median(times);
-    domains.push({ domain, bundleBytes: bytes, lazyPartBytes: await lazyPartBytes(entry, dir), bundleGzipBytes: gzipBytes, medianFirstResponseMs: round(medianMs, 1), ratioToBareNode: round(medianMs / baseline, 2) });
+    domains.push({ domain, bundleBytes: bytes, lazyPartBytes: await lazyPartBytes(entry, dir), bundleGzipBytes: gzipBytes, medianFirstResponseMs: round(medianMs, 1), ratioToBareNode: round(medianMs / baseline, 2), ratioToBareSdkServer: round(medianMs / bareSdkStart, 2) });
   }
   await rm(dir, { recursive: true, force: true });
-  return { runs, bareNodeStartMedianMs: round(baseline, 1), domains };
+  return { runs, bareNodeStartMedianMs: round(baseline, 1), bareSdkServerFirstAnswerMedianMs: round(bareSdkStart, 1), bareSdkServerRatioToBareNode: round(bareSdkStart / baseline, 2), domains };
 }
