@@ -73,6 +73,20 @@ describe('user domain Lambda entry (middy, streaming mode)', () => {
   });
 });
 
+/** Lambda's Invoke cannot run here: this client hands the payload to the real user handler in-process. */
+function lambdaRunningUserHandler() {
+  const invoked: string[] = [];
+  const lambda = {
+    async send(command: InvokeCommand) {
+      invoked.push(String(command.input.FunctionName));
+      if (command.input.FunctionName === 'broken') return { FunctionError: 'Unhandled' };
+      const streamed = await invokeStreaming(userHandler, JSON.parse(Buffer.from(command.input.Payload as Uint8Array).toString()));
+      return { Payload: Buffer.from(streamed.body) };
+    },
+  };
+  return { lambda, invoked };
+}
+
 describe('/mcp router forwarding', () => {
   it('forwards each call to its domain function and maps a failing domain to SERVICE_UNAVAILABLE', async () => {
     const { remoteExecutor } = await import('../../functions/shared/http/remote-executor.js');
@@ -82,16 +96,7 @@ describe('/mcp router forwarding', () => {
     const { loadConfig } = await import('../../functions/shared/config.js');
     const services = await createServices(loadConfig());
     const registry = new ToolRegistry('tn_', ALL_DOMAIN_TOOLS);
-    const invoked: string[] = [];
-    // Lambda's Invoke cannot run here: this client hands the payload to the real user handler in-process.
-    const lambda = {
-      async send(command: InvokeCommand) {
-        invoked.push(String(command.input.FunctionName));
-        if (command.input.FunctionName === 'broken') return { FunctionError: 'Unhandled' };
-        const streamed = await invokeStreaming(userHandler, JSON.parse(Buffer.from(command.input.Payload as Uint8Array).toString()));
-        return { Payload: Buffer.from(streamed.body) };
-      },
-    };
+    const { lambda, invoked } = lambdaRunningUserHandler();
     const request = {
       toolName: 'tn_user_quota',
       principal: { kind: 'user' as const, userId: 'lambda-user', permissions: new Set(['quota:read']), via: 'jwt' as const },
@@ -120,14 +125,7 @@ describe("the session function's contract runner (the tutor's lookups)", () => {
     const { createServices } = await import('../../functions/shared/services.js');
     const { loadConfig } = await import('../../functions/shared/config.js');
     const services = await createServices(loadConfig());
-    const invoked: string[] = [];
-    const lambda = {
-      async send(command: InvokeCommand) {
-        invoked.push(String(command.input.FunctionName));
-        const streamed = await invokeStreaming(userHandler, JSON.parse(Buffer.from(command.input.Payload as Uint8Array).toString()));
-        return { Payload: Buffer.from(streamed.body) };
-      },
-    };
+    const { lambda, invoked } = lambdaRunningUserHandler();
     const request = (toolName: string) => ({
       toolName,
       principal: { kind: 'user' as const, userId: 'lambda-user', permissions: new Set(['subscription:read']), via: 'jwt' as const },
