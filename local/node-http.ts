@@ -43,11 +43,19 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
   // A request body left unread (refused early: too large, unauthenticated) cannot be skipped on a
   // kept-alive socket: close it after this answer, so the client's next request opens a new one.
   if (hasBody && !req.complete) outHeaders.connection = 'close';
-  res.writeHead(response.status, outHeaders);
   if (!response.body) {
+    res.writeHead(response.status, outHeaders);
     res.end();
     return;
   }
+  // A complete answer (JSON, HTML) goes out in one write; only event streams are piped as produced.
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    const bytes = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, { ...outHeaders, 'content-length': String(bytes.length) });
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(response.status, outHeaders);
   const body = Readable.fromWeb(response.body as WebReadableStream);
   body.on('error', () => res.destroy());
   abort.signal.addEventListener('abort', () => body.destroy(), { once: true });
