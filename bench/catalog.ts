@@ -1,13 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import path from 'node:path';
-import { SearchIndex } from '../functions/course/catalog-index.js';
+import { catalogIndexFor, SearchIndex } from '../functions/course/catalog-index.js';
+import { getCatalogVersion } from '../functions/course/catalog-store.js';
+import { loadSearchIndex } from '../functions/course/search/search-index-store.js';
 import { decodeIndex, encodeIndex } from '../functions/course/search/index-codec.js';
 import type { CourseFragment } from '../functions/shared/catalog/catalog-model.js';
 import { coursesFromFragments, type CourseView } from '../functions/course/course-view.js';
 import { ingestorNamed, SAMPLE_CATALOG, sourceNamed } from '../functions/ingest/sources.js';
 import { putAll } from '../functions/shared/store/batch-writes.js';
-import { createStore } from '../functions/shared/store/dynamo-client.js';
+import { createStore, type Store } from '../functions/shared/store/dynamo-client.js';
 import { ensureTable } from '../local/ensure-table.js';
 import { round, summarize } from './stats.js';
 
@@ -134,4 +136,19 @@ export async function measureIngestion(endpoint: string) {
     unchangedRerunSeconds: round(rerunSeconds, 2),
     ratios: { pipelineVsRawWrites: round(items / pipelineSeconds / (items / rawSeconds), 2), rerunVsFirstRun: round(rerunSeconds / pipelineSeconds, 2) },
   };
+}
+
+/** A cold function's first index: the stored artifact read from the table and decoded, the real shipped catalog. */
+export async function measureIndexLoad(store: Store, runs: number) {
+  const version = await getCatalogVersion(store);
+  await catalogIndexFor(store, version);
+  const times: number[] = [];
+  let courses = 0;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    courses = (await catalogIndexFor(store, version)).size;
+    times.push(performance.now() - started);
+  }
+  const artifact = await loadSearchIndex(store, version);
+  return { courses, storedArtifactKB: artifact ? round(artifact.length / 1024, 1) : null, coldLoadFromTableMs: summarize(times) };
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { publishCatalogIndex } from '../functions/course/catalog-index.js';
 import type { IngestionRun } from '../functions/ingest/ingest-source.js';
 import { ingestorNamed, SAMPLE_CATALOG } from '../functions/ingest/sources.js';
 import type { Store } from '../functions/shared/store/dynamo-client.js';
@@ -19,5 +20,7 @@ export async function loadSampleCatalogOnce(store: Store, dataDir = SAMPLE_DATA_
     runs.push(run);
     if (run.status !== 'failed') await markSampleFileLoaded(store, file, run);
   }
+  // A cold start then loads the index instead of building it.
+  if (runs.some((run) => run.catalogVersion !== undefined)) await publishCatalogIndex(store);
   return runs;
 }

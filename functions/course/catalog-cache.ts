@@ -1,5 +1,5 @@
 import type { Store } from '../shared/store/dynamo-client.js';
-import { buildCatalogIndex, type SearchIndex } from './catalog-index.js';
+import { catalogIndexFor, type SearchIndex } from './catalog-index.js';
 import { getCatalogVersion, getCourseBundle, type CourseBundle } from './catalog-store.js';
 
 // How stale a warm process may be after an ingestion; TN_CATALOG_VERSION_CHECK_MS=0 checks on every call.
@@ -33,8 +33,8 @@ export class CatalogCache {
   }
 
   async getIndex(): Promise<SearchIndex> {
-    await this.currentVersion();
-    this.index ??= buildCatalogIndex(this.store).catch((error: unknown) => {
+    const version = await this.currentVersion();
+    this.index ??= catalogIndexFor(this.store, version).catch((error: unknown) => {
       this.index = undefined;
       throw error;
     });
