@@ -16,6 +16,8 @@ export class CliError extends Error {
 export interface Target {
   url: string;
   token: string | undefined;
+  /** The server's tool name prefix (TN_TOOL_PREFIX, default tn_): the CLI names tools tn_… and swaps it. */
+  prefix?: string;
 }
 
 export const DEFAULT_URL = 'http://127.0.0.1:8787';
@@ -24,7 +26,7 @@ export const DEFAULT_URL = 'http://127.0.0.1:8787';
 export async function resolveTarget(env: Env): Promise<Target> {
   const saved = await readCredentials(env);
   const url = (env.TN_URL || saved?.url || DEFAULT_URL).replace(/\/+$/, '').replace(/\/mcp$/, '');
-  return { url, token: env.TN_TOKEN || saved?.token || undefined };
+  return { url, token: env.TN_TOKEN || saved?.token || undefined, prefix: env.TN_TOOL_PREFIX };
 }
 
 export interface ToolOptions {
@@ -57,7 +59,7 @@ export class Connection {
     let result;
     try {
       result = await this.client.callTool(
-        { name, arguments: args },
+        { name: this.target.prefix ? name.replace(/^tn_/, this.target.prefix) : name, arguments: args },
         options.onProgress
           ? { onprogress: (update) => update.message && options.onProgress!(update.message), resetTimeoutOnProgress: true, timeout: 120_000, maxTotalTimeout: 600_000 }
           : { timeout: 120_000 },

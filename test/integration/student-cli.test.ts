@@ -1,5 +1,5 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -200,6 +200,27 @@ describe('tn sync --watch', () => {
     }
   });
 
+  it('says the connection was lost when the server goes away, and reconnects when it is back', async () => {
+    const sessionId = await startSession();
+    const target = new URL(fixture.server.url);
+    const proxy = await tcpProxy(Number(target.port));
+    const daemon = runTn(['sync', '--watch', '--session', sessionId], { ...env, TN_URL: `http://127.0.0.1:${proxy.port}` });
+    try {
+      await daemon.waitFor('Watching 1 session', 60_000, 'stderr');
+      await proxy.stop();
+      await daemon.waitFor(/Connection lost: .*Retrying in/, 30_000, 'stderr');
+      await proxy.start();
+      await daemon.waitFor(`Reconnected to http://127.0.0.1:${proxy.port}`, 60_000, 'stderr');
+      await fixture.server.rest('tn_session_ask', { sessionId, message: 'Back online?', deviceId: 'web' });
+      await daemon.waitFor('Tutor says: Back online?', 30_000);
+      daemon.child.kill('SIGINT');
+      expect(await daemon.exited).toBe(0);
+    } finally {
+      daemon.child.kill('SIGKILL');
+      await proxy.stop();
+    }
+  });
+
   it('pushes a draft queued while the server was unreachable', async () => {
     const sessionId = await startSession();
     const closed = await freePort();
@@ -221,4 +242,36 @@ async function freePort(): Promise<number> {
   const port = (server.address() as { port: number }).port;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** A TCP proxy to the server that can be stopped (dropping every connection) and started again on the same port. */
+async function tcpProxy(targetPort: number): Promise<{ port: number; stop(): Promise<void>; start(): Promise<void> }> {
+  let server: Server | undefined;
+  let port = 0;
+  const sockets = new Set<Socket>();
+  const start = async () => {
+    server = createServer((client) => {
+      const upstream = connect(targetPort, '127.0.0.1');
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  };
+  await start();
+  return {
+    port,
+    start,
+    async stop() {
+      if (!server) return;
+      const closing = server;
+      server = undefined;
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => closing.close(resolve));
+    },
+  };
 }
