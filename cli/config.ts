@@ -32,7 +32,10 @@ async function writeJson(file: string, value: unknown, mode = 0o644): Promise<vo
 
 export interface Credentials {
   url?: string;
-  token: string;
+  /** A bearer token given to `tn login --token` (a personal or local access token). */
+  token?: string;
+  /** An OAuth sign-in (`tn login`): the registered client and its tokens, kept as the SDK gives them. */
+  oauth?: { redirectUri?: string; client?: unknown; tokens?: unknown };
   savedAt: string;
 }
 

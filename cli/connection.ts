@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { readCredentials, type Env } from './config.js';
+import { savedAuthProvider } from './oauth-login.js';
 
 /** A failure the CLI reports as one line on stderr: the server's ErrorResponse code and message, or why it could not be reached. */
 export class CliError extends Error {
@@ -18,6 +19,8 @@ export interface Target {
   token: string | undefined;
   /** The server's tool name prefix (TN_TOOL_PREFIX, default tn_): the CLI names tools tn_… and swaps it. */
   prefix?: string;
+  /** An OAuth sign-in saved by `tn login` (used when no bearer token is set). */
+  authProvider?: Awaited<ReturnType<typeof savedAuthProvider>>;
 }
 
 export const DEFAULT_URL = 'http://127.0.0.1:8787';
@@ -26,7 +29,8 @@ export const DEFAULT_URL = 'http://127.0.0.1:8787';
 export async function resolveTarget(env: Env): Promise<Target> {
   const saved = await readCredentials(env);
   const url = (env.TN_URL || saved?.url || DEFAULT_URL).replace(/\/+$/, '').replace(/\/mcp$/, '');
-  return { url, token: env.TN_TOKEN || saved?.token || undefined, prefix: env.TN_TOOL_PREFIX };
+  const token = env.TN_TOKEN || saved?.token || undefined;
+  return { url, token, prefix: env.TN_TOOL_PREFIX, authProvider: token ? undefined : await savedAuthProvider(env, url) };
 }
 
 export interface ToolOptions {
@@ -45,6 +49,8 @@ export class Connection {
     const client = new Client({ name: 'tutor-nexus-cli', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' } });
     const transport = new StreamableHTTPClientTransport(new URL(`${target.url}/mcp`), {
       requestInit: target.token ? { headers: { authorization: `Bearer ${target.token}` } } : undefined,
+      // The SDK adds the access token and refreshes it (saving the rotated refresh token) when it expires.
+      authProvider: target.token ? undefined : target.authProvider,
     });
     try {
       await client.connect(transport);
@@ -98,7 +104,7 @@ export function asCliError(error: unknown, target: Target): CliError {
   }
   if (/\b401\b|unauthori[sz]ed/i.test(message) || error?.constructor?.name === 'UnauthorizedError') {
     return new CliError(
-      target.token ? 'The server refused the token (expired or revoked); run `tn login` again or set TN_TOKEN.' : 'Sign in first: `tn login` or set TN_TOKEN.',
+      target.token || target.authProvider ? 'The server refused the token (expired or revoked); run `tn login` again or set TN_TOKEN.' : 'Sign in first: `tn login` or set TN_TOKEN.',
       'UNAUTHORIZED',
     );
   }

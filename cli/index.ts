@@ -7,7 +7,7 @@ import { ask, cancel, draft, end, exportSession, history, importSession, session
 import { sync } from './sync-daemon.js';
 
 export const STUDENT_USAGE = `Student commands (TN_URL, default http://127.0.0.1:8787; TN_TOKEN or tn login):
-  tn login [--url URL] [--token TOKEN]        keep a token for this machine (0600 file); tn logout forgets it
+  tn login [--url URL] [--no-browser]         sign in (OAuth, browser); --token-stdin keeps a token instead; tn logout
   tn ask [--session ID] [--course REF] "message"   ask the tutor; the answer streams to stdout
   tn sessions                                 your sessions (* the current one)
   tn history [ID]                             a session's transcript

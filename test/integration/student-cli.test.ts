@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runTn, tn } from '../support/cli-process.js';
+import { CookieBrowser } from '../support/oauth-browser.js';
 import { TEST_TOKEN } from '../support/test-server.js';
 import { startTutoringServer, type TutoringFixture } from '../support/tutoring-fixture.js';
 
@@ -145,7 +146,7 @@ describe('catalog and transfer commands', () => {
 describe('tn login', () => {
   it('keeps a checked token in a 0600 file and uses it, never printing it', async () => {
     const bare = { TN_URL: fixture.server.url, TN_CONFIG_DIR: configDir };
-    const login = await tn(['login'], bare, { stdin: `${TEST_TOKEN}\n` });
+    const login = await tn(['login', '--token-stdin'], bare, { stdin: `${TEST_TOKEN}\n` });
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout + login.stderr).not.toContain(TEST_TOKEN);
     const file = path.join(configDir, 'credentials.json');
@@ -158,6 +159,35 @@ describe('tn login', () => {
     const refused = await tn(['login', '--token', 'wrong-token-0000'], bare);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^UNAUTHORIZED: /m);
+  });
+
+  it('signs in through the OAuth authorization server with a loopback redirect, then calls with the tokens it keeps', async () => {
+    const login = runTn(['login', '--no-browser'], { TN_URL: fixture.server.url, TN_CONFIG_DIR: configDir });
+    try {
+      await login.waitFor(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+$/m, 60_000, 'stderr');
+      const authorizeUrl = /^(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)$/m.exec(login.stderr())![1]!;
+      const browser = new CookieBrowser();
+      const origin = fixture.server.url;
+      const signIn = await browser.navigate(authorizeUrl, origin);
+      const consent = await browser.submit(signIn.url, await signIn.response.text(), { token: TEST_TOKEN }, origin);
+      const consentHtml = await consent.response.text();
+      expect(consentHtml).toContain('Tutor Nexus CLI');
+      const done = await browser.submit(consent.url, consentHtml, { decision: 'allow' }, origin);
+      expect(done.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?.*code=/);
+      expect((await fetch(done.url)).status).toBe(200);
+      expect(await login.exited).toBe(0);
+    } finally {
+      login.child.kill('SIGKILL');
+    }
+    const file = path.join(configDir, 'credentials.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    expect(saved.oauth.tokens.access_token).toBeTruthy();
+    expect(login.stdout() + login.stderr()).not.toContain(saved.oauth.tokens.access_token);
+    const sessionId = await startSession();
+    const history = await tn(['history', sessionId, '--json'], { TN_CONFIG_DIR: configDir, TN_URL: fixture.server.url });
+    expect(history.code, history.stderr).toBe(0);
+    expect(JSON.parse(history.stdout).sessionId).toBe(sessionId);
   });
 });
 
