@@ -97,8 +97,11 @@ function errorFromResult(content: { type: string; text?: string }[]): CliError {
 export function asCliError(error: unknown, target: Target): CliError {
   if (error instanceof CliError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
-  const causeCode = (cause as NodeJS.ErrnoException | undefined)?.code;
+  const causes: Error[] = [];
+  for (let e: unknown = error; e instanceof Error && causes.length < 6; e = e.cause) causes.push(e);
+  const cause = causes.length > 1 ? causes.at(-1) : undefined;
+  // A system error (it names its syscall) says best why: ECONNREFUSED, ENOTFOUND, …
+  const causeCode = (causes.find((e) => (e as NodeJS.ErrnoException).syscall) as NodeJS.ErrnoException | undefined)?.code;
   if (/fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket|terminated|other side closed/i.test(`${message} ${cause?.message ?? ''}`) || causeCode) {
     return new CliError(`Cannot reach ${target.url} (${causeCode ?? cause?.message ?? message}).`, 'UNREACHABLE', 1, true);
   }

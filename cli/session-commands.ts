@@ -79,7 +79,10 @@ export async function sessions(args: string[], io: Io): Promise<number> {
   const known = await knownSessions(io.env);
   return withConnection(io.env, async (connection) => {
     const rows: ResumeOutput['state'][] = [];
-    const current = await connection.call<ResumeOutput>('tn_session_resume', { recent: 0 }).catch(() => undefined);
+    const current = await connection.call<ResumeOutput>('tn_session_resume', { recent: 0 }).catch((error) => {
+      if (error instanceof CliError && error.code === 'NOT_FOUND') return undefined; // no active session
+      throw error;
+    });
     if (current) rows.push(current.state);
     for (const { sessionId } of known.slice(0, 20)) {
       if (rows.some((r) => r.sessionId === sessionId)) continue;
