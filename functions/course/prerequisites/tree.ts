@@ -1,0 +1,2 @@
+// The tree model lives beside the catalog model, which stores source-given trees (UVic's Kuali rules).
+export * from '../../shared/catalog/requirement-tree.js';
