@@ -109,6 +109,17 @@ describe('uvic-requisites (slice) into DynamoDB Local', () => {
   });
 });
 
+describe('institutions with counts and freshness', () => {
+  it('lists UVic and UBC with their course counts and each source\'s last ingestion', async () => {
+    const listed = await server.rest('tn_course_institutions', { limit: 100 });
+    const byId = Object.fromEntries(listed.body.items.map((i: { id: string }) => [i.id, i]));
+    expect(byId.uvic.courses).toBe(5);
+    expect(byId.uvic.sources.map((s: { source: string }) => s.source)).toContain('uvic-requisites');
+    expect(byId.ubco.courses).toBe(10);
+    expect(byId.ubc.sources.find((s: { source: string }) => s.source === 'ubc-calendar').lastIngestedAt).toMatch(/^\d{4}-/);
+  });
+});
+
 describe('ubc-grades: the combined 2021S–2025W file', () => {
   it('retires a removed row only within the scopes the file carries', async () => {
     const lines = (await readFile('data/sample/ubc-grades-2021-2025/ubc-grades-v2-2021S-2025W.csv', 'utf8')).split('\n');
