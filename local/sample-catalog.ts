@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { IngestionRun } from '../functions/ingest/ingest-source.js';
 import { ingestorNamed, sampleFiles, type SampleSet } from '../functions/ingest/sources.js';
 import type { Store } from '../functions/shared/store/dynamo-client.js';
-import { markSampleFileLoaded, sampleFileLoaded } from '../functions/course/catalog-store.js';
+import { loadedSampleFiles, markSampleFileLoaded } from '../functions/course/catalog-store.js';
 
 export const SAMPLE_DATA_DIR = path.resolve('data/sample');
 
@@ -38,9 +38,10 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
   const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
   let bytesDone = 0;
   const runs: IngestionRun[] = [];
+  const loaded = await loadedSampleFiles(store);
   for (const [index, { source, file }] of files.entries()) {
     const base = { file, source, index, total: files.length, bytesTotal };
-    if (await sampleFileLoaded(store, file)) {
+    if (loaded.has(file)) {
       bytesDone += sizes[index]!;
       onProgress?.({ ...base, phase: 'skipped', bytesDone });
       continue;
