@@ -92,7 +92,8 @@ export async function measureIngestion(endpoint: string) {
   await ensureTable(store.client, store.tableName);
   let items = 0;
   const started = performance.now();
-  for (const { source, file } of sampleFiles('full')) {
+  // The core sample: the full one takes ~10 minutes a pass on this machine (its per-file figures are in ADR 0018).
+  for (const { source, file } of sampleFiles('core')) {
     const run = await ingestorNamed(source)!.run(store, path.join('data/sample', file));
     items += run.counts.written;
   }
@@ -105,7 +106,7 @@ export async function measureIngestion(endpoint: string) {
   await putAll(raw, blobs);
   const rawSeconds = (performance.now() - rawStarted) / 1000;
   const rerunStarted = performance.now();
-  for (const { source, file } of sampleFiles('full')) await ingestorNamed(source)!.run(store, path.join('data/sample', file));
+  for (const { source, file } of sampleFiles('core')) await ingestorNamed(source)!.run(store, path.join('data/sample', file));
   const rerunSeconds = (performance.now() - rerunStarted) / 1000;
   for (const s of [store, raw]) {
     await s.client.send(new DeleteTableCommand({ TableName: s.tableName }));
