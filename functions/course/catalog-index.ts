@@ -36,6 +36,7 @@ interface IndexedCourse {
  */
 export class CatalogIndex {
   readonly courses = new Map<string, CourseView>();
+  private sortedRefs?: string[];
   private readonly shards = new Map<string, MiniSearch<IndexedCourse>>();
 
   constructor(courses: CourseView[]) {
@@ -129,6 +130,29 @@ export class CatalogIndex {
     return this.shardsFor(course.institution)
       .flatMap((shard) => shard.search(text, { fields: ['title', 'description'], prefix: false, fuzzy: false, filter: (result) => result.id !== course.ref }))
       .map((result) => ({ course: this.courses.get(result.id)!, score: result.score }));
+  }
+
+  /**
+   * References starting with `prefix` (`sfu:CMPT 2` → `sfu:CMPT 201`, `sfu:CMPT 225`, …) in order, for
+   * argument completion: a binary search over the sorted references, so it costs the same on any catalog.
+   */
+  refsStartingWith(prefix: string, limit: number): { refs: string[]; total: number } {
+    const sorted = (this.sortedRefs ??= [...this.courses.keys()].sort());
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle]! < prefix) low = middle + 1;
+      else high = middle;
+    }
+    let end = low;
+    while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+    return { refs: sorted.slice(low, Math.min(end, low + limit)), total: end - low };
+  }
+
+  /** Institutions with courses in the index. */
+  get institutions(): string[] {
+    return [...this.shards.keys()];
   }
 
   /** Courses at an institution whose code or title is close to what was asked for (NOT_FOUND hints). */
