@@ -110,6 +110,29 @@ describe('/mcp router forwarding', () => {
   });
 });
 
+describe('completion forwarded from the router to the course function', () => {
+  it('answers a tn.complete event in the course function, and the router\'s completer relays it', async () => {
+    const { handler: courseHandler } = await import('../../functions/course/handler.js');
+    const { remoteCompleter } = await import('../../functions/shared/http/remote-executor.js');
+    const { createServices } = await import('../../functions/shared/services.js');
+    const { loadConfig } = await import('../../functions/shared/config.js');
+    const invoked: string[] = [];
+    const lambda = {
+      async send(command: InvokeCommand) {
+        invoked.push(String(command.input.FunctionName));
+        const streamed = await invokeStreaming(courseHandler, JSON.parse(Buffer.from(command.input.Payload as Uint8Array).toString()));
+        return { Payload: Buffer.from(streamed.body) };
+      },
+    };
+    const complete = remoteCompleter(lambda as never, { course: 'course-fn' });
+    const services = await createServices(loadConfig());
+    expect((await complete(services, 'institution', 'lan', {})).values).toEqual(['langara']);
+    expect((await complete(services, 'course', 'simon', {})).values).toEqual(['sfu:']);
+    expect(invoked).toEqual(['course-fn', 'course-fn']);
+    expect((await remoteCompleter(lambda as never, {})(services, 'institution', 'lan', {})).values).toEqual([]);
+  });
+});
+
 describe("the session function's contract runner (the tutor's lookups)", () => {
   it('runs another domain\'s tool by its contract in that domain\'s function, and answers SERVICE_UNAVAILABLE where none is configured', async () => {
     const { remoteContractRunner } = await import('../../functions/shared/http/remote-executor.js');

@@ -12,7 +12,7 @@ interface SurfaceClient {
   listPrompts(): Promise<{ prompts: { name: string; arguments?: { name: string; required?: boolean }[]; icons?: unknown[] }[] }>;
   getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ messages: { role: string; content: { type: string; text?: string } }[] }>;
   complete(params: { ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } }): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>;
-  listTools(): Promise<{ tools: { name: string; icons?: { src: string }[] }[] }>;
+  listTools(): Promise<{ tools: { name: string; icons?: { src: string }[] }[]; ttlMs?: number; cacheScope?: string; _meta?: Record<string, unknown> }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<{ content: { type: string; uri?: string; text?: string }[] }>;
   getServerVersion(): { icons?: { src: string }[] } | undefined;
   close(): Promise<void>;
@@ -138,6 +138,12 @@ describe.each(CLIENT_KINDS)('resources, prompts and completions (%s client)', (k
     expect(client.getServerVersion()?.icons?.[0]?.src).toMatch(/^data:image\/svg\+xml;base64,/);
     const { tools } = await client.listTools();
     expect(tools.every((t) => t.icons?.[0]?.src.startsWith('data:image/svg+xml;base64,'))).toBe(true);
+  });
+
+  it('says how long the tool list may be cached (2026-07-28), and which release it belongs to', async () => {
+    const listed = await client.listTools();
+    expect(listed._meta?.['tutor-nexus/release']).toMatch(/^\d+\.\d+\.\d+/);
+    if (kind === 'v2-modern') expect({ ttlMs: listed.ttlMs, cacheScope: listed.cacheScope }).toEqual({ ttlMs: 300_000, cacheScope: 'public' });
   });
 });
 
