@@ -110,6 +110,29 @@ describe('/mcp router forwarding', () => {
   });
 });
 
+describe('a domain function without a completer', () => {
+  it('serves its prompts and resources on /mcp/{domain} and declares no completion capability', async () => {
+    const { handler: transferHandler } = await import('../../functions/transfer/handler.js');
+    const post = (body: unknown) =>
+      invokeStreaming(transferHandler, {
+        ...apiGatewayEvent({ method: 'POST', path: '/mcp/transfer', body }),
+        headers: { host: 'abc123.execute-api.us-west-2.amazonaws.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        multiValueHeaders: {},
+      });
+    const prompts = await post({ jsonrpc: '2.0', id: 1, method: 'prompts/list', params: {} });
+    expect(prompts.metadata?.statusCode).toBe(200);
+    expect(prompts.body).toContain('plan-my-transfer');
+    const initialized = await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    expect(initialized.body).toContain('"prompts"');
+    expect(initialized.body).not.toContain('"completions"');
+  });
+});
+
 describe('completion forwarded from the router to the course function', () => {
   it('answers a tn.complete event in the course function, and the router\'s completer relays it', async () => {
     const { handler: courseHandler } = await import('../../functions/course/handler.js');

@@ -109,12 +109,15 @@ export function registerSurface(server: Server, serving: SurfaceServing): void {
     };
   });
 
+  // Only where a completer exists: the SDK refuses a handler for a capability the server does not declare.
+  const { complete } = serving;
+  if (!complete) return;
   server.setRequestHandler('completion/complete', async (request) => {
     const { ref, argument, context } = request.params;
     const kind = completionKindOf(surface, ref, argument.name);
-    if (!kind || !serving.complete) return { completion: { values: [] } };
+    if (!kind) return { completion: { values: [] } };
     try {
-      const { values, total, hasMore } = await serving.complete(serving.services, kind, argument.value, context?.arguments ?? {});
+      const { values, total, hasMore } = await complete(serving.services, kind, argument.value, context?.arguments ?? {});
       return { completion: { values, ...(total === undefined ? {} : { total }), ...(hasMore === undefined ? {} : { hasMore }) } };
     } catch (error) {
       // A completion is a convenience while typing: an empty list beats an error dialog.
