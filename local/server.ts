@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
-import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../functions/all-tools.js';
+import { ALL_DOMAIN_TOOLS, ALL_SURFACE, completeFromCatalog, ENDPOINT_TOOLS } from '../functions/all-tools.js';
 import { parseLocalTokens } from '../functions/shared/auth/authenticator.js';
 import { loadConfig, type AppConfig } from '../functions/shared/config.js';
 import { createHttpApp, type FetchHandler } from '../functions/shared/http/app.js';
@@ -96,7 +96,16 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       extraRedirectUris: config.oauthRedirectUris,
       signIn: signInMethodFor(config, services.authenticator),
     });
-    app = createHttpApp({ services, definitions: ALL_DOMAIN_TOOLS, endpointTools: ENDPOINT_TOOLS, allowedHostnames, authorizationServer, openApiDocument: buildOpenApiDocument });
+    app = createHttpApp({
+      services,
+      definitions: ALL_DOMAIN_TOOLS,
+      endpointTools: ENDPOINT_TOOLS,
+      surface: ALL_SURFACE,
+      complete: completeFromCatalog,
+      allowedHostnames,
+      authorizationServer,
+      openApiDocument: buildOpenApiDocument,
+    });
     return {
       url,
       token,

@@ -14,7 +14,9 @@ import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { createHttpApp, type FetchHandler, type HttpAppOptions } from './app.js';
-import { deserializePrincipal, encodeRelayLine, ToolInvokeEventSchema } from './remote-invocation.js';
+import { CompleteEventSchema, deserializePrincipal, encodeRelayLine, ToolInvokeEventSchema } from './remote-invocation.js';
+import type { Completer } from '../surface/completion.js';
+import type { Surface } from '../surface/surface-contract.js';
 
 export interface LambdaEntryOptions {
   definitions: AnyToolDefinition[];
@@ -25,6 +27,10 @@ export interface LambdaEntryOptions {
   contractRunner?: () => ContractRunner;
   /** Serves `/openapi.json` (the router). */
   openApiDocument?: HttpAppOptions['openApiDocument'];
+  /** Resources and prompts served beside the tools. */
+  surface?: Surface;
+  /** Argument completion: the catalog's in the course function, forwarded to it from the router. */
+  complete?: (services: Services) => Completer;
 }
 
 interface Runtime {
@@ -50,12 +56,20 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
         executeTool: options.executor?.(services),
         allowedOriginHostnames: allowedOriginHostnames(services.config),
         openApiDocument: options.openApiDocument,
+        surface: options.surface,
+        complete: options.complete?.(services),
       });
       return { services, app, registry: new ToolRegistry(services.config.toolPrefix, [...options.definitions, ...options.endpointTools]) };
     })());
 
   const handle = async (event: unknown) => {
     const { services, app, registry } = await getRuntime();
+    const completion = CompleteEventSchema.safeParse(event);
+    if (completion.success) {
+      const complete = options.complete?.(services);
+      if (!complete) throw new Error('this function does not complete arguments');
+      return JSON.stringify(await complete(services, completion.data.completion, completion.data.value, completion.data.context));
+    }
     const direct = ToolInvokeEventSchema.safeParse(event);
     if (direct.success) {
       const definition = registry.get(direct.data.toolName);
