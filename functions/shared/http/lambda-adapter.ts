@@ -9,6 +9,7 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { loadConfig, type AppConfig } from '../config.js';
 import { logger, metrics } from '../observability.js';
 import { createServices, type Services } from '../services.js';
+import type { DataKeyProvider } from '../crypto/data-keys.js';
 import type { ContractRunner } from '../tools/contract-runner.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
@@ -25,6 +26,8 @@ export interface LambdaEntryOptions {
   executor?: (services: Services) => ToolExecutor;
   /** Runs other domains' tools for this one (the session function's tutor lookups). */
   contractRunner?: () => ContractRunner;
+  /** KMS envelope keys, for the functions that seal or open BYOK keys (others leave the KMS client out). */
+  kmsDataKeys?: (keyId: string) => DataKeyProvider;
   /** Serves `/openapi.json` (the router). */
   openApiDocument?: HttpAppOptions['openApiDocument'];
   /** Resources and prompts served beside the tools. */
@@ -48,7 +51,7 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
   let runtime: Promise<Runtime> | undefined;
   const getRuntime = () =>
     (runtime ??= (async () => {
-      const services = await createServices(loadConfig(), { contractRunner: options.contractRunner?.() });
+      const services = await createServices(loadConfig(), { contractRunner: options.contractRunner?.(), kmsDataKeys: options.kmsDataKeys });
       const app = createHttpApp({
         services,
         definitions: options.definitions,
