@@ -28,17 +28,7 @@ export interface SearchFilters {
 }
 
 /** The fields a course is indexed from (a CourseView has them all). */
-export interface CourseSource {
-  ref: string;
-  institution: string;
-  code: string;
-  subject: string;
-  number: string;
-  level: number;
-  title: string | null;
-  description: string | null;
-  credits: number | null;
-}
+export type CourseSource = Omit<IndexedCourse, 'snippet'> & { description: string | null };
 
 const PREFIX_FACTOR = 0.5;
 const FUZZY_FACTOR = 0.35;
