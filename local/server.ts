@@ -18,6 +18,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';
 import { loadSampleCatalogOnce } from './sample-catalog.js';
 import { createNodeServer } from './node-http.js';
+import { webAppHandler } from './web-app.js';
 
 export interface LocalServer {
   url: string;
@@ -82,7 +83,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       extraRedirectUris: config.oauthRedirectUris,
       signIn: signInMethodFor(config, services.authenticator),
     });
-    app = createHttpApp({ services, definitions: ALL_DOMAIN_TOOLS, endpointTools: ENDPOINT_TOOLS, allowedHostnames, authorizationServer, openApiDocument: buildOpenApiDocument });
+    app = createHttpApp({ services, definitions: ALL_DOMAIN_TOOLS, endpointTools: ENDPOINT_TOOLS, allowedHostnames, authorizationServer, openApiDocument: buildOpenApiDocument, webApp: webAppHandler() });
     return {
       url,
       token,
