@@ -194,6 +194,8 @@ export class TutorNexusStack extends Stack {
       // The app's pages call the API from the distribution's origin: browsers there pass the Origin check.
       fn.fn.addEnvironment('TN_ALLOWED_HOSTS', this.web.distribution.distributionDomainName);
     }
+    // The app signs people in with OAuth (PKCE) and comes back to its settings page.
+    oauth.fn.addEnvironment('TN_OAUTH_REDIRECT_URIS', `${this.web.url}/settings`);
 
     this.alarms = new ApiAlarms(this, 'Alarms', {
       api: this.mcp.api,

@@ -60,6 +60,22 @@ describe('the web app: settings and tutor (signed in with a pasted token)', () =
     expect(web.errors).toEqual([]);
   });
 
+  it('signs in with OAuth and PKCE through the server\'s sign-in page', async () => {
+    const { page } = web;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/oauth/'));
+    await page.getByLabel('Access token').fill(TEST_TOKEN);
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL((url) => url.pathname === '/settings' && !url.search);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    // The token it holds now is an OAuth access token (a JWT), and the REST twins accept it.
+    expect(await page.evaluate(() => localStorage.getItem('tn-token')?.split('.').length)).toBe(3);
+    await page.getByRole('meter').waitFor();
+    expect(web.errors).toEqual([]);
+  });
+
   it('honours the theme preference (dark) and keeps it across pages', async () => {
     const { page } = web;
     await page.getByLabel('Theme').selectOption('dark');

@@ -111,6 +111,8 @@ describe('the web app in the TutorNexus stack', () => {
       const variables = t.toJSON().Resources[tn.getLogicalId(fn.fn.node.defaultChild as any)].Properties.Environment.Variables;
       expect(variables.TN_ALLOWED_HOSTS, fn.fn.node.path).toEqual(domain);
     }
+    const oauthVariables = t.toJSON().Resources[tn.getLogicalId(tn.functions.oauth.fn.node.defaultChild as any)].Properties.Environment.Variables;
+    expect(oauthVariables.TN_OAUTH_REDIRECT_URIS).toEqual({ 'Fn::Join': ['', ['https://', domain, '/settings']] });
     t.hasOutput('WebAppUrl', { Value: { 'Fn::Join': ['', ['https://', domain]] } });
     const origins = Object.values(t.findResources('AWS::CloudFront::Distribution'))[0]!.Properties.DistributionConfig.Origins;
     expect(JSON.stringify(origins)).toContain(tn.getLogicalId(tn.mcp.api.node.defaultChild as any));

@@ -4,6 +4,8 @@ import { ErrorNote, Panel } from '../components/status.js';
 import { ByokPanel } from '../components/byok-panel.js';
 import { PreferencesPanel } from '../components/preferences-panel.js';
 import { useTitle, useTool } from '../use-tool.js';
+import { finishSignIn, startSignIn } from '../oauth.js';
+import { navigate } from '../router.js';
 
 export function SettingsPage() {
   useTitle('Settings');
@@ -28,10 +30,20 @@ export function SettingsPage() {
   );
 }
 
-/** Until the app runs the OAuth flow itself, a token from `npm start` or `npm run tn -- token create` signs in. */
+/** OAuth with PKCE through the server's sign-in page, or a pasted token (`npm start`'s, or `npm run tn -- token create`). */
 function SignIn({ signedIn }: { signedIn: boolean }) {
   const [entry, setEntry] = useState('');
   const [error, setError] = useState<string>();
+  useEffect(() => {
+    finishSignIn(new URLSearchParams(location.search)).then(
+      (finished) => finished && navigate('/settings', { replace: true }),
+      (e: unknown) => {
+        navigate('/settings', { replace: true });
+        setError(messageOf(e));
+      },
+    );
+  }, []);
+  const oauth = () => startSignIn().catch((e: unknown) => setError(messageOf(e)));
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(undefined);
@@ -56,16 +68,20 @@ function SignIn({ signedIn }: { signedIn: boolean }) {
         </div>
       ) : (
         <form class="row" onSubmit={submit}>
+          <button type="button" onClick={() => void oauth()}>
+            Sign in
+          </button>
+          <span class="muted">or</span>
           <div>
             <label for="token">Access token</label>
             <input id="token" type="password" autocomplete="off" value={entry} onInput={(e) => setEntry(e.currentTarget.value)} />
           </div>
-          <button type="submit" disabled={!entry.trim()}>
-            Sign in
+          <button type="submit" class="secondary" disabled={!entry.trim()}>
+            Use token
           </button>
         </form>
       )}
-      {!signedIn && <p class="muted">Paste the token `npm start` prints, or a personal access token. It is kept in this browser only.</p>}
+      {!signedIn && <p class="muted">Sign in opens the server's sign-in page. Or paste the token `npm start` prints, or a personal access token. Either is kept in this browser only.</p>}
       <ErrorNote message={error} />
     </section>
   );
