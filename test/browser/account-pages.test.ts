@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium.js';
@@ -142,6 +143,21 @@ describe('the web app: settings and tutor (signed in with a pasted token)', () =
     const sessionId = new URL(page.url()).searchParams.get('session')!;
     const status = await server.rest('tn_session_sync_status', { sessionId, deviceId: 'test-check' });
     expect(status.body.pendingDrafts).toEqual([]);
+    expect(web.errors).toEqual([]);
+  });
+
+  it('exports the session as a snapshot and imports it back', async () => {
+    const { page } = web;
+    const sessionId = new URL(page.url()).searchParams.get('session')!;
+    await page.getByText('Export or import').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export this session' }).click()]);
+    const file = await download.path();
+    const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+    expect(snapshot.session.sessionId).toBe(sessionId);
+    expect(snapshot.checksum).toMatch(/^sha256:/);
+    await page.getByLabel('Import a session snapshot').setInputFiles(file);
+    await page.waitForURL((url) => url.searchParams.get('session') === sessionId);
+    await page.getByText('Asked from the CLI').waitFor();
     expect(web.errors).toEqual([]);
   });
 });
