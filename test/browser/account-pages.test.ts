@@ -3,7 +3,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
-import { startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
+import { ulid } from 'ulid';
+import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
 import { expectAccessible, openWebPage, screenshot, type WebPage } from '../support/web-page.js';
 
 const OPERATOR_KEY = 'operator-key-web-0001';
@@ -21,7 +22,10 @@ beforeAll(async () => {
       TN_DEFAULT_LLM_API_KEY: OPERATOR_KEY,
       TN_DEFAULT_LLM_BASE_URL: provider.openaiBaseUrl,
       TN_TUTOR_MAX_TOOL_CALLS: '0',
-    }),
+      // On the shared catalog table (course pages need it), as users of this file's own.
+      TN_LOCAL_USER_ID: `web-owner-${ulid()}`,
+      TN_LOCAL_TOKENS: `${SECOND_TOKEN}=web-bob-${ulid()}`,
+    }, { catalog: 'shared' }),
     launchChromium(),
   ]);
   // A one-second poll: the "other device" message must show up within one poll.
@@ -74,6 +78,22 @@ describe('the web app: settings and tutor (signed in with a pasted token)', () =
     // The token it holds now is an OAuth access token (a JWT), and the REST twins accept it.
     expect(await page.evaluate(() => localStorage.getItem('tn-token')?.split('.').length)).toBe(3);
     await page.getByRole('meter').waitFor();
+    expect(web.errors).toEqual([]);
+  });
+
+  it('keeps the courses I have done in my preferences when signed in', async () => {
+    const { page } = web;
+    await page.goto(`${server.url}/courses/sfu/CMPT%20225`);
+    await page.getByLabel(/Add a course you have done/).fill('CMPT 125 B+');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await server.rest('tn_user_preferences_get', {})).body.completedCourses).toEqual([{ course: 'CMPT 125', grade: 'B+' }]);
+    // Another browser signed in as the same user sees them (no local copy involved).
+    const other = await openWebPage(browser, { storage: { 'tn-token': TEST_TOKEN } });
+    await other.page.goto(`${server.url}/courses/sfu/CMPT%20225`);
+    await other.page.getByRole('list', { name: 'Prerequisite tree' }).getByText('✓ CMPT 125').waitFor();
+    expect(other.errors).toEqual([]);
+    await other.close();
+    await page.goto(`${server.url}/settings`);
     expect(web.errors).toEqual([]);
   });
 

@@ -1,15 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
+import { callTool, storedToken } from './api.js';
 
 const KEY = 'tn-completed-courses';
-
-function read(): string[] {
-  try {
-    const parsed = JSON.parse(localStorage.getItem(KEY) ?? '[]') as unknown;
-    return Array.isArray(parsed) ? parsed.filter((c): c is string => typeof c === 'string') : [];
-  } catch {
-    return [];
-  }
-}
 
 export interface Completed {
   course: string;
@@ -22,18 +14,40 @@ export function parseCompleted(entry: string): Completed {
   return match ? { course: match[1]!, grade: match[2]!.toUpperCase() } : { course: entry.trim() };
 }
 
-/** "Courses I have done", shared by every course page (and tabs, through the storage event). */
-export function useCompletedCourses(): [string[], (next: string[]) => void] {
-  const [courses, setCourses] = useState(read);
+const entryOf = (c: Completed) => (c.grade ? `${c.course} ${c.grade}` : c.course);
+
+function readLocal(): string[] {
+  try {
+    const parsed = JSON.parse(localStorage.getItem(KEY) ?? '[]') as unknown;
+    return Array.isArray(parsed) ? parsed.filter((c): c is string => typeof c === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * "Courses I have done": in the user's preferences when signed in (so the CLI and other browsers see
+ * them too), otherwise in this browser.
+ */
+export function useCompletedCourses(): [string[], (next: string[]) => void, string | undefined] {
+  const signedIn = Boolean(storedToken());
+  const [courses, setCourses] = useState<string[]>(signedIn ? [] : readLocal);
+  const [error, setError] = useState<string>();
   useEffect(() => {
-    const onStorage = (event: StorageEvent) => event.key === KEY && setCourses(read());
-    window.addEventListener('storage', onStorage);
-    return () => window.removeEventListener('storage', onStorage);
-  }, []);
+    if (!signedIn) return;
+    callTool<{ completedCourses: Completed[] }>('tn_user_preferences_get').then(
+      (preferences) => setCourses(preferences.completedCourses.map(entryOf)),
+      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+    );
+  }, [signedIn]);
   const update = (next: string[]) => {
     const unique = [...new Set(next.map((c) => c.trim().replace(/\s+/g, ' ').toUpperCase()).filter(Boolean))];
-    localStorage.setItem(KEY, JSON.stringify(unique));
     setCourses(unique);
+    if (!signedIn) return localStorage.setItem(KEY, JSON.stringify(unique));
+    callTool('tn_user_preferences_set', { completedCourses: unique.map(parseCompleted) }).then(
+      () => setError(undefined),
+      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+    );
   };
-  return [courses, update];
+  return [courses, update, error];
 }

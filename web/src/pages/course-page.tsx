@@ -71,7 +71,7 @@ const Fact = ({ term, value }: { term: string; value: string }) => (
 );
 
 function PrereqPanel({ course }: { course: Course }) {
-  const [done, setDone] = useCompletedCourses();
+  const [done, setDone, saveError] = useCompletedCourses();
   const prereqs = useTool<Prereqs>('tn_course_prereqs', { course: course.ref, completed: done.map(parseCompleted) });
   const [entry, setEntry] = useState('');
   const add = (event: Event) => {
@@ -93,6 +93,7 @@ function PrereqPanel({ course }: { course: Course }) {
         </p>
       )}
       <h3 id="done-heading">Courses I have done</h3>
+      <ErrorNote message={saveError} />
       <ul class="chips" aria-labelledby="done-heading">
         {done.map((c) => (
           <li key={c}>
