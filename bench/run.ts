@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { startLocalServer } from '../local/server.js';
-import { measureIngestion, measureSearch, realCourses } from './catalog.js';
+import { measureIndexLoad, measureIngestion, measureSearch, realCourses } from './catalog.js';
 import { measureColdStarts } from './cold-start.js';
 import { measureTransfer } from './transfer.js';
 import { startInstantProvider } from './instant-provider.js';
@@ -84,6 +84,7 @@ try {
 
   if (runs('catalog')) {
     const search = await measureSearch(quick ? 20_000 : 100_000, quick ? 200 : 1000);
+    const indexLoad = await measureIndexLoad(server.services.store, quick ? 5 : 20);
     const refs = (await realCourses()).map((c) => c.ref);
     const target = { name: 'tn_course_get', url: `${server.url}/mcp/course`, tool: 'tn_course_get' };
     // Cold: every call asks for a course not read before (result cache and bundle cache miss).
@@ -96,6 +97,7 @@ try {
     await report('catalog', {
       machine,
       search,
+      indexLoad,
       courseGet: {
         cold: { name: 'tn_course_get, a different course each call (DynamoDB Local Query + merge)', latencyMs: cold },
         cached: { name: 'tn_course_get, the same course (warm result cache)', ...cached },

@@ -1,6 +1,7 @@
+import { progressReporter } from '../local/sample-catalog.js';
 import { connectionBanner, startLocalServer } from '../local/server.js';
 
-const server = await startLocalServer().catch((error: unknown) => {
+const server = await startLocalServer({ sampleProgress: progressReporter() }).catch((error: unknown) => {
   console.error(`Tutor Nexus could not start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

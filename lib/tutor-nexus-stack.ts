@@ -8,7 +8,7 @@ import type { Construct } from 'constructs';
 import { ApiAlarms } from './constructs/api-alarms.js';
 import { DomainFunction, type SharedFunctionSettings } from './constructs/domain-function.js';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { SAMPLE_CATALOG } from '../functions/ingest/sources.js';
+import { sampleFiles } from '../functions/ingest/sources.js';
 import { McpApi } from './constructs/mcp-api.js';
 import { WebApp } from './constructs/web-app.js';
 import { ScheduledIngestion } from './constructs/scheduled-ingestion.js';
@@ -223,7 +223,7 @@ export class TutorNexusStack extends Stack {
 /** The shipped sample catalog, copied into the ingestion bundles: a fresh deploy has a catalog. */
 function sampleSources(): Record<string, string[]> {
   const sources: Record<string, string[]> = {};
-  for (const { source, file } of SAMPLE_CATALOG) (sources[source] ??= []).push(`data/sample/${file}`);
+  for (const { source, file } of sampleFiles('full')) (sources[source] ??= []).push(`data/sample/${file}`);
   return sources;
 }
 

@@ -4,7 +4,7 @@ import { USER_PERMISSIONS } from '../functions/shared/auth/principal.js';
 import { PLANS, PlanSchema, setPlan } from '../functions/user/plans.js';
 import { withStore } from './store-session.js';
 
-const USAGE = `Usage:
+export const OPERATOR_USAGE = `Usage:
   tn token create --user <userId> [--scopes byok:read,preferences:read] [--days <n>] [--label <text>]
   tn plan set --user <userId> --plan <${PLANS.join('|')}> [--renews <YYYY-MM-DD>]
 
@@ -26,7 +26,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     strict: true,
   });
   if (!values.user || !['token create', 'plan set'].includes(`${group} ${action}`)) {
-    console.error(USAGE);
+    console.error(OPERATOR_USAGE);
     return 2;
   }
   return withStore(env, async (store) => {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { publishCatalogIndex } from '../functions/course/catalog-index.js';
 import type { IngestionRun } from '../functions/ingest/ingest-source.js';
 import { ingestorNamed, INGESTORS } from '../functions/ingest/sources.js';
 import { withStore } from './store-session.js';
@@ -26,10 +27,16 @@ export async function runIngestCli(argv: string[], env: Record<string, string | 
   }
   return withStore(env, async (store) => {
     let failed = false;
+    let changed = false;
     for (const file of values.file!) {
       const run = await ingestor.run(store, file);
       console.log(describeRun(run));
       failed ||= run.status === 'failed';
+      changed ||= run.catalogVersion !== undefined;
+    }
+    if (changed) {
+      const index = await publishCatalogIndex(store);
+      console.log(`search index of catalog version ${index.version}: ${index.courses} courses, ${index.bytes} bytes`);
     }
     return failed ? 1 : 0;
   });

@@ -1,23 +1,91 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { publishCatalogIndex } from '../functions/course/catalog-index.js';
 import type { IngestionRun } from '../functions/ingest/ingest-source.js';
-import { ingestorNamed, SAMPLE_CATALOG } from '../functions/ingest/sources.js';
+import { ingestorNamed, sampleFiles, type SampleSet } from '../functions/ingest/sources.js';
 import type { Store } from '../functions/shared/store/dynamo-client.js';
-import { markSampleFileLoaded, sampleFileLoaded } from '../functions/course/catalog-store.js';
+import { loadedSampleFiles, markSampleFileLoaded } from '../functions/course/catalog-store.js';
 
 export const SAMPLE_DATA_DIR = path.resolve('data/sample');
+
+/** What the loader reports as it goes: bytes are the weight of the files (the work is roughly proportional). */
+export interface SampleProgress {
+  file: string;
+  source: string;
+  /** 'skipped': loaded before (marker present); 'loading': about to run; 'loaded': run finished. */
+  phase: 'skipped' | 'loading' | 'loaded';
+  index: number;
+  total: number;
+  bytesDone: number;
+  bytesTotal: number;
+  run?: IngestionRun;
+}
+
+export interface SampleLoadOptions {
+  dataDir?: string;
+  set?: SampleSet;
+  onProgress?: (progress: SampleProgress) => void;
+}
 
 /**
  * Loads each file of the shipped sample catalog the first time a store sees it, then never again:
  * re-running a file later would retire whatever newer data was ingested since from that source.
  * A release that ships new sample files loads just those.
  */
-export async function loadSampleCatalogOnce(store: Store, dataDir = SAMPLE_DATA_DIR): Promise<IngestionRun[]> {
+export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOptions | string = {}): Promise<IngestionRun[]> {
+  const { dataDir = SAMPLE_DATA_DIR, set = 'full', onProgress } = typeof options === 'string' ? { dataDir: options } : options;
+  const files = sampleFiles(set);
+  const sizes = await Promise.all(files.map(async ({ file }) => (await stat(path.join(dataDir, file)).catch(() => undefined))?.size ?? 0));
+  const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
+  let bytesDone = 0;
   const runs: IngestionRun[] = [];
-  for (const { source, file } of SAMPLE_CATALOG) {
-    if (await sampleFileLoaded(store, file)) continue;
+  const loaded = await loadedSampleFiles(store);
+  for (const [index, { source, file }] of files.entries()) {
+    const base = { file, source, index, total: files.length, bytesTotal };
+    if (loaded.has(file)) {
+      bytesDone += sizes[index]!;
+      onProgress?.({ ...base, phase: 'skipped', bytesDone });
+      continue;
+    }
+    onProgress?.({ ...base, phase: 'loading', bytesDone });
     const run = await ingestorNamed(source)!.run(store, path.join(dataDir, file));
     runs.push(run);
     if (run.status !== 'failed') await markSampleFileLoaded(store, file, run);
+    bytesDone += sizes[index]!;
+    onProgress?.({ ...base, phase: 'loaded', bytesDone, run });
   }
+  // A cold start then loads the index instead of building it.
+  if (runs.some((run) => run.catalogVersion !== undefined)) await publishCatalogIndex(store);
   return runs;
+}
+
+/**
+ * A progress reporter for a terminal: one redrawn bar on a TTY, plain lines (one per file loaded)
+ * otherwise, so logs and CI output stay readable. Silent when every file was loaded before.
+ */
+export function progressReporter(stream: NodeJS.WriteStream = process.stdout): (progress: SampleProgress) => void {
+  const started = Date.now();
+  let drewBar = false;
+  return (progress) => {
+    if (progress.phase === 'skipped') return;
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (!stream.isTTY) {
+      if (progress.phase === 'loaded' && progress.run) {
+        const { counts } = progress.run;
+        stream.write(
+          `sample catalog ${progress.index + 1}/${progress.total} ${progress.file}: ${counts.parsed} records, ${counts.written} written, ${counts.rejected} quarantined (${(progress.run.durationMs / 1000).toFixed(1)} s)\n`,
+        );
+      }
+      return;
+    }
+    const width = 28;
+    const share = progress.bytesTotal ? progress.bytesDone / progress.bytesTotal : 1;
+    const filled = Math.round(share * width);
+    const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+    const line = `Loading sample catalog ${bar} ${String(Math.round(share * 100)).padStart(3)}%  ${progress.index + (progress.phase === 'loaded' ? 1 : 0)}/${progress.total} files  ${seconds} s  ${progress.file}`;
+    const columns = stream.columns || 120;
+    stream.write(`\r${line.slice(0, columns - 1).padEnd(columns - 1)}`);
+    drewBar = true;
+    if (progress.phase === 'loaded' && progress.index + 1 === progress.total && drewBar) stream.write('\n');
+  };
 }

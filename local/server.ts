@@ -16,7 +16,7 @@ import { createServices, type Services } from '../functions/shared/services.js';
 import { inProcessRunner } from '../functions/shared/tools/contract-runner.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';
-import { loadSampleCatalogOnce } from './sample-catalog.js';
+import { loadSampleCatalogOnce, type SampleProgress } from './sample-catalog.js';
 import { createNodeServer } from './node-http.js';
 import { webAppHandler } from './web-app.js';
 
@@ -34,6 +34,8 @@ export interface LocalServerOptions {
   env?: Record<string, string | undefined>;
   /** Override the clock (tests). */
   now?: () => Date;
+  /** Told about each sample file as it loads (npm start draws a progress bar with it). */
+  sampleProgress?: (progress: SampleProgress) => void;
 }
 
 /** Starts (or reuses) DynamoDB Local, ensures the table, and serves the HTTP app. */
@@ -71,7 +73,12 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       contractRunner: inProcessRunner(ALL_DOMAIN_TOOLS),
     });
     await ensureTable(services.store.client, config.tableName);
-    if (env.TN_SAMPLE_CATALOG !== 'off') await loadSampleCatalogOnce(services.store);
+    if (env.TN_SAMPLE_CATALOG !== 'off') {
+      await loadSampleCatalogOnce(services.store, {
+        set: env.TN_SAMPLE_CATALOG === 'core' ? 'core' : 'full',
+        onProgress: options.sampleProgress,
+      });
+    }
 
     const allowedHostnames = [...localhostAllowedHostnames(), ...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...config.allowedHosts];
     const authorizationServer = authorizationServerHandler({

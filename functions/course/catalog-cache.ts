@@ -1,5 +1,5 @@
 import type { Store } from '../shared/store/dynamo-client.js';
-import { CatalogIndex } from './catalog-index.js';
+import { catalogIndexFor, type SearchIndex } from './catalog-index.js';
 import { getCatalogVersion, getCourseBundle, type CourseBundle } from './catalog-store.js';
 
 // How stale a warm process may be after an ingestion; TN_CATALOG_VERSION_CHECK_MS=0 checks on every call.
@@ -14,7 +14,7 @@ const MAX_BUNDLES = 1_000;
 export class CatalogCache {
   private version = -1;
   private versionCheckedAt = 0;
-  private index?: Promise<CatalogIndex>;
+  private index?: Promise<SearchIndex>;
   private readonly bundles = new Map<string, Promise<CourseBundle | undefined>>();
 
   constructor(private readonly store: Store) {}
@@ -32,9 +32,9 @@ export class CatalogCache {
     return this.version;
   }
 
-  async getIndex(): Promise<CatalogIndex> {
-    await this.currentVersion();
-    this.index ??= CatalogIndex.build(this.store).catch((error: unknown) => {
+  async getIndex(): Promise<SearchIndex> {
+    const version = await this.currentVersion();
+    this.index ??= catalogIndexFor(this.store, version).catch((error: unknown) => {
       this.index = undefined;
       throw error;
     });

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
-import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
+import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import type { CatalogRecord, CourseFragment, GradeDistribution, Material, Offering, Section } from '../shared/catalog/catalog-model.js';
@@ -57,10 +57,14 @@ export async function getCatalogVersion(store: Store): Promise<number> {
   return Number(result.Item?.version ?? 0);
 }
 
-/** Whether a shipped sample file was loaded into this table already (see local/sample-catalog.ts). */
-export async function sampleFileLoaded(store: Store, file: string): Promise<boolean> {
-  const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.sampleCatalogMarker(file), ConsistentRead: true }));
-  return Boolean(result.Item);
+/** Every shipped sample file this table has loaded, in one Query (a restart checks them all at once). */
+export async function loadedSampleFiles(store: Store): Promise<Set<string>> {
+  const items = await queryAll(store, {
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': catalogKeys.sampleCatalogMarkerPartition, ':prefix': catalogKeys.sampleCatalogMarkerPrefix },
+    ConsistentRead: true,
+  });
+  return new Set(items.map((item) => String(item.SK).slice(catalogKeys.sampleCatalogMarkerPrefix.length)));
 }
 
 export async function markSampleFileLoaded(store: Store, file: string, run: { runId: string; finishedAt: string }): Promise<void> {
@@ -109,13 +113,13 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     notes: 'Bumped by every ingestion run that changed something.',
   },
   {
-    name: 'Was a shipped sample file loaded?',
+    name: 'Which shipped sample files were loaded?',
     entity: ENTITY.sampleCatalogMarker,
-    operation: 'GetItem',
+    operation: 'Query',
     index: 'table',
-    key: catalogKeys.sampleCatalogMarker(param('file')),
+    key: { PK: catalogKeys.sampleCatalogMarkerPartition, SK: beginsWith(catalogKeys.sampleCatalogMarkerPrefix) },
     usedBy: ['npm start (sample catalog)', 'test setup'],
-    notes: 'Consistent read. Each file loads once per table: re-running it later would retire newer data of its source.',
+    notes: 'Consistent read of every marker at once, so a restart costs one request, not one per file.',
   },
   {
     name: 'Mark a shipped sample file loaded',

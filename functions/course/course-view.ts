@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
 import { ProvenanceSchema, type CourseFragment } from '../shared/catalog/catalog-model.js';
 
-/** Catalogue-like sources describe a course best; others add attributes or prerequisite text. */
-const SOURCE_PRIORITY = ['sfu-outlines', 'ubc-catalog', 'langara-catalogue', 'langara-prereqs', 'langara-attributes'];
+/** Catalogue-like sources describe a course best (the newer UBC calendar before the ~2022 scrape); others add attributes or prerequisite text. */
+const SOURCE_PRIORITY = ['sfu-outlines', 'ubc-calendar', 'ubc-catalog', 'uvic-kuali', 'uvic-requisites', 'langara-catalogue', 'langara-prereqs', 'langara-attributes'];
 
 export const CourseViewSchema = z.object({
   ref: z.string().describe('Canonical reference, e.g. "sfu:CMPT 225"'),

@@ -7,6 +7,7 @@ import { loadConfig, SERVICE_NAME } from '../shared/config.js';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { logger, metrics } from '../shared/observability.js';
 import { createStore } from '../shared/store/dynamo-client.js';
+import { publishCatalogIndex } from '../course/catalog-index.js';
 import { ingestorNamed } from './sources.js';
 
 const store = createStore(loadConfig());
@@ -28,6 +29,8 @@ async function run() {
     logger.info('ingestion run', { run: result });
     runs.push(result);
   }
+  // The runs that changed the catalog made a new version: its search index is built once, here.
+  if (runs.some((r) => r.catalogVersion !== undefined)) logger.info('search index published', { index: await publishCatalogIndex(store) });
   const failed = runs.filter((r) => r.status === 'failed');
   if (failed.length) throw new Error(`${failed.length} of ${runs.length} ingestion runs failed: ${failed.map((r) => r.errors.join('; ')).join(' | ')}`);
   return { runs: runs.map((r) => ({ origin: r.origin, status: r.status, counts: r.counts })) };

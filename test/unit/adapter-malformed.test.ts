@@ -7,9 +7,10 @@ const context = { ingestedAt: '2026-01-01T00:00:00.000Z', origin: 'broken-file.j
 const parse = (source: string, raw: string) => findAdapter(source)!.parse(raw, context);
 
 describe('adapter registry', () => {
-  it('registers the eight sources under unique names and finds them case-insensitively', () => {
+  it('registers the eleven sources under unique names and finds them case-insensitively', () => {
     expect(ADAPTERS.map((a) => a.name)).toEqual([
-      'sfu-outlines', 'sfu-sections', 'ubc-catalog', 'ubc-grades', 'langara-catalogue', 'langara-attributes', 'langara-schedule', 'langara-prereqs',
+      'sfu-outlines', 'sfu-sections', 'ubc-catalog', 'ubc-calendar', 'ubc-grades', 'langara-catalogue', 'langara-attributes', 'langara-schedule', 'langara-prereqs',
+      'uvic-requisites', 'uvic-kuali',
     ]);
     expect(findAdapter(' UBC-Grades ')?.institutions).toEqual(['ubc', 'ubco']);
     expect(findAdapter('sfu-sections')?.institutions).toEqual(['sfu']);

@@ -12,7 +12,7 @@ function sourceFiles(dir: string): string[] {
 describe('README', () => {
   it('documents every TN_* environment variable the code reads', () => {
     const readme = readFileSync('README.md', 'utf8');
-    const used = new Set(['functions', 'local', 'bin'].flatMap(sourceFiles).flatMap((file) => readFileSync(file, 'utf8').match(/\bTN_[A-Z0-9_]+/g) ?? []));
+    const used = new Set(['functions', 'local', 'bin', 'cli'].flatMap(sourceFiles).flatMap((file) => readFileSync(file, 'utf8').match(/\bTN_[A-Z0-9_]+/g) ?? []));
     expect(used.size).toBeGreaterThan(10);
     expect([...used].filter((name) => !readme.includes(name)).sort()).toEqual([]);
   });

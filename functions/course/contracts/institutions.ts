@@ -16,6 +16,7 @@ export const InstitutionSchema = z.object({
     }),
   ),
   lastIngestedAt: z.iso.datetime().nullable(),
+  courses: z.number().int().optional().describe('Courses in the catalog for this institution, merged across its sources (0 when no catalog source covers it)'),
 });
 
 export const institutionsContract = defineContract({
@@ -24,8 +25,8 @@ export const institutionsContract = defineContract({
   title: 'List institutions',
   description:
     'Lists the institutions Tutor Nexus knows, with the slug to use in course references, the BC Transfer Guide code, and per ' +
-    'data source when it was last ingested and when the next scheduled ingestion runs. Use this to find the right institution id ' +
-    'or to tell a student how fresh the data is. Returns a page of institutions. Example: {}.',
+    'data source when it was last ingested, how many records its last run carried and when the next scheduled ingestion runs. Use this to find the right institution id ' +
+    'or to tell a student how fresh and how complete the data is (course count per institution). Returns a page of institutions. Example: {}.',
   input: z.strictObject({ ...PaginationInput }),
   output: paginated(InstitutionSchema),
   responseTime: 'fast',

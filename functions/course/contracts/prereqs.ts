@@ -30,6 +30,10 @@ export const prereqsContract = defineContract({
     course: z.string(),
     text: z.string().nullable().describe('The prerequisite text as published'),
     parsed: ParseResultSchema,
+    treeFrom: z
+      .enum(['source', 'parser'])
+      .optional()
+      .describe('"source" when the catalog itself publishes the rule as a tree (UVic\'s Kuali rules) and that tree is returned; "parser" when it was parsed from the text'),
     check: z
       .object({
         satisfied: z.union([z.boolean(), z.literal('unknown')]).describe('true, false, or "unknown" when something cannot be verified'),

@@ -1,5 +1,5 @@
 import { bindCatalogTool, loadCourse } from '../course-lookup.js';
-import { summarizeGrades } from '../grade-summary.js';
+import { gradeTrend, summarizeGrades } from '../grade-summary.js';
 import { newestFirst } from '../term-input.js';
 import { gradesContract } from '../contracts/grades.js';
 
@@ -18,6 +18,7 @@ export const gradesTool = bindCatalogTool(gradesContract, async (args, ctx) => {
       course: view.ref,
       sections,
       summary,
+      trend: gradeTrend(sections),
       suppression: {
         anySuppressed: suppressed > 0,
         suppressedSections: suppressed,

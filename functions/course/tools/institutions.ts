@@ -2,11 +2,16 @@ import { listInstitutions } from '../../shared/catalog/institution-registry.js';
 import { INSTITUTIONS } from '../../shared/catalog/institutions.js';
 import { pageOf } from '../../shared/tools/pagination.js';
 import { bindCatalogTool, freshness } from '../course-lookup.js';
+import { catalogCacheFor } from '../catalog-cache.js';
 import { nextScheduledRun } from '../ingestion-schedule.js';
 import { institutionsContract } from '../contracts/institutions.js';
 
 export const institutionsTool = bindCatalogTool(institutionsContract, async (args, ctx) => {
   const stored = await listInstitutions(ctx.services.store);
+  // The warm function's catalog index already holds every merged course: counting there costs no reads.
+  const index = await catalogCacheFor(ctx.services.store).getIndex();
+  const courseCounts = new Map<string, number>();
+  for (const course of index.courses.values()) courseCounts.set(course.institution, (courseCounts.get(course.institution) ?? 0) + 1);
   // Institutions we know by name (every BC Transfer Guide code we accept) are listed even before any
   // catalog source covers them, with no sources: a student can still use their slug.
   const known = INSTITUTIONS.filter((i) => !stored.some((s) => s.id === i.id)).map((i) => ({
@@ -19,6 +24,7 @@ export const institutionsTool = bindCatalogTool(institutionsContract, async (arg
     ...institution,
     sources: institution.sources.map((s) => ({ ...s, nextScheduledRun: nextScheduledRun(s.lastIngestedAt, ctx.services.config) })),
     lastIngestedAt: institution.sources.map((s) => s.lastIngestedAt).sort().at(-1) ?? null,
+    courses: courseCounts.get(institution.id) ?? 0,
   }));
   institutions.sort((a, b) => b.sources.length - a.sources.length || a.id.localeCompare(b.id));
   const page = pageOf(institutions, args, ctx.services.cursors, { tool: ctx.toolName });

@@ -1,12 +1,18 @@
 import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { checkPrerequisites } from '../prerequisites/check.js';
+import { unparsedTexts } from '../prerequisites/nodes.js';
 import { parsePrerequisites } from '../prerequisites/parser.js';
+import type { ParseResult } from '../prerequisites/tree.js';
 import { prereqsContract } from '../contracts/prereqs.js';
 
 export const prereqsTool = bindCatalogTool(prereqsContract, async (args, ctx) => {
-  const { view } = await loadCourse(ctx, args.course);
+  const { view, bundle } = await loadCourse(ctx, args.course);
   const text = view.prerequisitesText;
-  const parsed = parsePrerequisites(text ?? '', { institution: view.institution, defaultSubject: view.subject });
+  // A tree the catalog publishes (UVic's Kuali rules) is the rule itself; parsing its rendered text could only lose detail.
+  const given = bundle.fragments.find((fragment) => fragment.prerequisiteTree)?.prerequisiteTree;
+  const parsed: ParseResult = given
+    ? { tree: given, fullyParsed: unparsedTexts(given).length === 0, unparsedClauses: unparsedTexts(given), recommended: [], notes: [] }
+    : parsePrerequisites(text ?? '', { institution: view.institution, defaultSubject: view.subject });
   const check = args.completed
     ? checkPrerequisites(
         parsed.tree,
@@ -15,7 +21,7 @@ export const prereqsTool = bindCatalogTool(prereqsContract, async (args, ctx) =>
       )
     : null;
   return {
-    data: { course: view.ref, text, parsed, check },
+    data: { course: view.ref, text, parsed, treeFrom: given ? ('source' as const) : ('parser' as const), check },
     hints: {
       confidence: [
         { name: 'fully-parsed', value: parsed.fullyParsed ? 1 : 0.4 },

@@ -20,7 +20,7 @@ export const searchTool = bindCatalogTool(searchContract, async (args, ctx) => {
         institution: course.institution,
         level: course.level,
         score: Math.round(score * 1000) / 1000,
-        snippet: course.description ? course.description.slice(0, 160) : null,
+        snippet: course.snippet,
       })),
     },
     hints: {

@@ -5,18 +5,23 @@ import { langaraPrereqsAdapter } from './langara-prereqs.js';
 import { langaraScheduleAdapter } from './langara-schedule.js';
 import { sfuOutlinesAdapter } from './sfu-outlines.js';
 import { sfuSectionsAdapter } from './sfu-sections.js';
+import { ubcCalendarAdapter } from './ubc-calendar.js';
 import { ubcCatalogAdapter } from './ubc-catalog.js';
 import { ubcGradesAdapter } from './ubc-grades.js';
+import { uvicKualiAdapter, uvicRequisitesAdapter } from './uvic.js';
 
 export const ADAPTERS: SourceAdapter[] = [
   sfuOutlinesAdapter,
   sfuSectionsAdapter,
   ubcCatalogAdapter,
+  ubcCalendarAdapter,
   ubcGradesAdapter,
   langaraCatalogueAdapter,
   langaraAttributesAdapter,
   langaraScheduleAdapter,
   langaraPrereqsAdapter,
+  uvicRequisitesAdapter,
+  uvicKualiAdapter,
 ];
 
 /** The adapter registered under `name` (as given to `--source`); undefined when there is none. */

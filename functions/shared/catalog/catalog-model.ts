@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { RequirementNodeSchema } from './requirement-tree.js';
 
 /**
  * The catalog as ingested: every stored record is owned by exactly one source, so re-running a
@@ -37,6 +38,8 @@ export const CourseFragmentSchema = z.object({
   deliveryMethod: z.string().optional(),
   degreeLevel: z.string().optional(),
   hours: z.record(z.string(), z.number()).optional(),
+  /** A requirement tree the source itself gives (UVic's Kuali rules); text-only sources leave it to the parser. */
+  prerequisiteTree: RequirementNodeSchema.optional(),
 });
 
 export const OfferingSchema = z.object({

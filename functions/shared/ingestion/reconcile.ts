@@ -22,6 +22,8 @@ export interface OwnedItem {
   attributes: Record<string, unknown>;
 }
 
+const SCOPE_READS_AT_ONCE = 8;
+
 /**
  * Writes what changed, skips what did not, and retires (never deletes) what the source owned in the
  * scopes it sent and no longer has. Scopes not sent are left alone, so one file never retires
@@ -30,14 +32,23 @@ export interface OwnedItem {
  */
 export async function reconcile(store: Store, source: string, items: OwnedItem[], ingestedAt: string, settleUnlisted: UnlistedPolicy = () => 'retire') {
   const existing = new Map<string, Record<string, unknown>>();
-  for (const scope of new Set(items.map((i) => i.scope))) {
-    const owned = await queryAll(store, {
-      IndexName: 'GSI2',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': catalogKeys.sourceScope(source, scope) },
-    });
-    for (const item of owned) existing.set(`${item.PK}|${item.SK}`, item);
-  }
+  // A combined file can carry thousands of scopes (UBC grades 2021–2025: one per campus, session and
+  // subject), so scopes are read several at a time rather than one after another.
+  const scopes = [...new Set(items.map((i) => i.scope))];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(SCOPE_READS_AT_ONCE, scopes.length) }, async () => {
+      while (next < scopes.length) {
+        const scope = scopes[next++]!;
+        const owned = await queryAll(store, {
+          IndexName: 'GSI2',
+          KeyConditionExpression: 'GSI2PK = :pk',
+          ExpressionAttributeValues: { ':pk': catalogKeys.sourceScope(source, scope) },
+        });
+        for (const item of owned) existing.set(`${item.PK}|${item.SK}`, item);
+      }
+    }),
+  );
 
   const toWrite: Record<string, unknown>[] = [];
   let unchanged = 0;

@@ -17,6 +17,7 @@ export const ENTITY = {
   sourceState: 'SourceState',
   catalogVersion: 'CatalogVersion',
   sampleCatalogMarker: 'SampleCatalogMarker',
+  searchIndexPart: 'SearchIndexPart',
   transferRule: 'TransferRule',
   transferIndex: 'TransferIndex',
   transferListing: 'TransferListing',
@@ -101,7 +102,12 @@ export const catalogKeys = {
   courseTransferPrefix: (direction: 'outgoing' | 'incoming', other?: string) => `${catalogKeys.transferListingPrefix}${direction}#${other ? `${other}#` : ''}`,
   catalogVersion: { PK: 'CATALOG', SK: 'VERSION' },
   /** One marker per shipped sample file, so a newer release loads only the files it added. */
+  sampleCatalogMarkerPartition: 'CATALOG',
+  sampleCatalogMarkerPrefix: 'SAMPLE#',
   sampleCatalogMarker: (file: string) => ({ PK: 'CATALOG', SK: `SAMPLE#${file}` }),
+  /** The search index of one catalog version, stored as a manifest and gzip parts under 400 KB each. */
+  searchIndexManifest: (version: number | string) => ({ PK: `SEARCH-INDEX#${version}`, SK: 'MANIFEST' }),
+  searchIndexPart: (version: number | string, part: number | string) => ({ PK: `SEARCH-INDEX#${version}`, SK: `PART#${typeof part === 'number' ? String(part).padStart(5, '0') : part}` }),
 };
 
 function ownership(source: string, scope: string): string {

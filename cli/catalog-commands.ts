@@ -1,0 +1,124 @@
+import { parseArgs } from 'node:util';
+import { CliError, withConnection } from './connection.js';
+import { paint, printJson, table, withProgress, type Io } from './output.js';
+
+function required(text: string, example: string): string {
+  if (!text.trim()) throw new CliError(`Missing argument, e.g. ${example}`, 'USAGE', 2);
+  return text.trim();
+}
+
+interface Hit {
+  ref: string;
+  title: string | null;
+  credits: number | null;
+  score: number;
+}
+
+/** `tn search words… [--institution sfu] [--subject CMPT] [--level 2] [--limit 10] [--json]`. */
+export async function search(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { institution: { type: 'string' }, subject: { type: 'string' }, level: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  const query = required(positionals.join(' '), 'tn search "data structures" --institution sfu');
+  const input = {
+    query,
+    ...(values.institution ? { institution: values.institution } : {}),
+    ...(values.subject ? { subject: values.subject } : {}),
+    ...(values.level ? { level: Number(values.level) } : {}),
+    limit: values.limit ? Number(values.limit) : 10,
+  };
+  const page = await withConnection(io.env, (c) => withProgress(io, 'Searching…', () => c.call<{ items: Hit[]; nextCursor?: string }>('tn_course_search', input)));
+  if (values.json) return printJson(io, page), 0;
+  if (!page.items.length) return io.out(`No courses match "${query}".\n`), 0;
+  io.out(table(io, ['course', 'title', 'credits', 'score'], page.items.map((h) => [h.ref, h.title, h.credits, h.score.toFixed(2)])));
+  if (page.nextCursor) io.out(paint(io, 'dim', 'More results: raise --limit.\n'));
+  return 0;
+}
+
+interface CourseView {
+  ref: string;
+  title: string | null;
+  credits: number | null;
+  description: string | null;
+  prerequisitesText: string | null;
+  corequisitesText: string | null;
+  designation: string | null;
+  offeredTerms: string[];
+}
+
+/** `tn course sfu:CMPT 225 [--json]`. */
+export async function course(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
+  const ref = required(positionals.join(' '), 'tn course sfu:CMPT 225');
+  const view = await withConnection(io.env, (c) => withProgress(io, 'Loading…', () => c.call<CourseView>('tn_course_get', { course: ref })));
+  if (values.json) return printJson(io, view), 0;
+  const rows: [string, string | number | null][] = [
+    ['course', view.ref],
+    ['title', view.title],
+    ['credits', view.credits],
+    ['prerequisites', view.prerequisitesText],
+    ['corequisites', view.corequisitesText],
+    ['designation', view.designation],
+    ['offered', view.offeredTerms.slice(0, 6).join(', ') || null],
+  ];
+  io.out(table(io, ['field', 'value'], rows.filter(([, v]) => v !== null && v !== ''), 100));
+  if (view.description) io.out(`\n${view.description}\n`);
+  return 0;
+}
+
+interface Match {
+  ruleId: string;
+  usedCourses: string[];
+  missingCourses: string[];
+  targets: { text?: string; kind?: string }[];
+  targetCredits: number | null;
+  confidence: number;
+  condition: string | null;
+}
+
+interface Resolved {
+  sourceInstitution: string;
+  targetInstitution: string;
+  asOfDate: string;
+  exactMatches: Match[];
+  partialMatches: Match[];
+  conditionalMatches?: Match[];
+  nearMisses: { course: string; reason: string }[];
+  plan: { totalCredits: number; ruleIds: string[] };
+}
+
+/** `tn transfer --from langara --to sfu "CPSC 1160" "CPSC 1181" [--as-of YYYY-MM-DD] [--json]`. */
+export async function transfer(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { from: { type: 'string' }, to: { type: 'string' }, 'as-of': { type: 'string' }, json: { type: 'boolean' } },
+  });
+  if (!values.from || !values.to || !positionals.length) throw new CliError('Usage: tn transfer --from langara --to sfu "CPSC 1160" "CPSC 1181"', 'USAGE', 2);
+  const input = { sourceInstitution: values.from, targetInstitution: values.to, sourceCourses: positionals, ...(values['as-of'] ? { asOfDate: values['as-of'] } : {}) };
+  const result = await withConnection(io.env, (c) => withProgress(io, 'Resolving transfer credit…', () => c.call<Resolved>('tn_transfer_resolve', input)));
+  if (values.json) return printJson(io, result), 0;
+  const kinds: [string, Match[]][] = [
+    ['exact', result.exactMatches],
+    ['partial', result.partialMatches],
+    ['conditional', result.conditionalMatches ?? []],
+  ];
+  const rows = kinds.flatMap(([kind, matches]) =>
+    matches.map((m) => [
+      kind,
+      m.usedCourses.join(' + '),
+      m.targets.map((t) => t.text ?? t.kind).join(', '),
+      m.targetCredits,
+      m.missingCourses.length ? `missing ${m.missingCourses.join(', ')}` : (m.condition ?? ''),
+      m.confidence.toFixed(2),
+    ]),
+  );
+  io.out(`${paint(io, 'bold', `${result.sourceInstitution} → ${result.targetInstitution}`)} (rules in force ${result.asOfDate})\n`);
+  if (rows.length) io.out(table(io, ['match', 'courses', 'earns', 'credits', 'note', 'confidence'], rows));
+  else io.out('No transfer rule covers these courses.\n');
+  for (const miss of result.nearMisses) io.out(paint(io, 'yellow', `${miss.course}: ${miss.reason}\n`));
+  io.out(`Best plan: ${result.plan.totalCredits} credits from ${result.plan.ruleIds.length} rule${result.plan.ruleIds.length === 1 ? '' : 's'}.\n`);
+  return 0;
+}

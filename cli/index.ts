@@ -1,0 +1,66 @@
+import { course, search, transfer } from './catalog-commands.js';
+import type { Env } from './config.js';
+import { CliError } from './connection.js';
+import { login, logout } from './login.js';
+import { paint, processIo, type Io } from './output.js';
+import { ask, cancel, draft, end, exportSession, history, importSession, sessions } from './session-commands.js';
+import { sync } from './sync-daemon.js';
+
+export const STUDENT_USAGE = `Student commands (TN_URL, default http://127.0.0.1:8787; TN_TOKEN or tn login):
+  tn login [--url URL] [--no-browser]         sign in (OAuth, browser); --token-stdin keeps a token instead; tn logout
+  tn ask [--session ID] [--course REF] "message"   ask the tutor; the answer streams to stdout
+  tn sessions                                 your sessions (* the current one)
+  tn history [ID]                             a session's transcript
+  tn draft [--session ID] "text"              save a draft without sending it
+  tn cancel [--session ID] [clientEventId…]   discard pending drafts
+  tn export [ID] > file.json                  a portable snapshot
+  tn import file.json                         restore a snapshot
+  tn end [ID] [--reason text]                 end a session
+  tn sync [--watch] [--session ID]            print other devices' messages, mirror sessions to Markdown
+  tn search words… [--institution sfu]        search the course catalog
+  tn course sfu:CMPT 225                      one course
+  tn transfer --from langara --to sfu "CPSC 1160" "CPSC 1181"   transfer credit
+Most commands take --json for the tool's output as JSON.`;
+
+type Command = (args: string[], io: Io) => Promise<number>;
+
+export const STUDENT_COMMANDS: Record<string, Command> = {
+  login,
+  logout,
+  ask,
+  sessions,
+  history,
+  draft,
+  cancel,
+  export: exportSession,
+  import: importSession,
+  end,
+  sync,
+  search,
+  course,
+  transfer,
+};
+
+/** Runs a student command; every failure is one line on stderr (code and message) and a non-zero exit code. */
+export async function runStudentCli(argv: string[], env: Env = process.env, io: Io = processIo(env)): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name ? STUDENT_COMMANDS[name] : undefined;
+  if (!command) {
+    io.err(`${STUDENT_USAGE}\n`);
+    return 2;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.err(`${paint(io, 'red', error.code === 'USAGE' ? 'usage' : error.code)}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`usage: ${(error as Error).message}\nRun tn help for the commands.\n`);
+      return 2;
+    }
+    io.err(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,68 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { catalogIndexFor, publishCatalogIndex } from '../../functions/course/catalog-index.js';
+import { getCatalogVersion } from '../../functions/course/catalog-store.js';
+import { decodeIndex } from '../../functions/course/search/index-codec.js';
+import { loadSearchIndex } from '../../functions/course/search/search-index-store.js';
+import { ingestSource } from '../../functions/ingest/ingest-source.js';
+import { sourceNamed } from '../../functions/ingest/sources.js';
+import { createStore, type Store } from '../../functions/shared/store/dynamo-client.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+/** The commands a store sends while `fn` runs. */
+async function commandsDuring(store: Store, fn: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const name = `count-${Math.random()}`;
+  store.doc.middlewareStack.add((next, context) => (args) => (sent.push(context.commandName ?? ''), next(args)), { step: 'initialize', name });
+  try {
+    await fn();
+  } finally {
+    store.doc.middlewareStack.remove(name);
+  }
+  return sent;
+}
+
+describe('search index artifact on the shared sample catalog', () => {
+  const shared = createStore({ region: 'us-west-2', tableName: inject('sharedCatalogTable'), dynamoDbEndpoint: inject('dynamoDbEndpoint') });
+  afterAll(() => shared.doc.destroy());
+
+  it('is stored by the sample load for the current catalog version, and a cold start loads it without reading the catalog', async () => {
+    const version = await getCatalogVersion(shared);
+    const artifact = await loadSearchIndex(shared, version);
+    expect(artifact).toBeDefined();
+    expect(decodeIndex(artifact!).size).toBeGreaterThan(1000);
+    let courses = 0;
+    const sent = await commandsDuring(shared, async () => (courses = (await catalogIndexFor(shared, version)).size));
+    expect(courses).toBeGreaterThan(1000);
+    expect([...new Set(sent)].sort()).toEqual(['BatchGetItemCommand', 'GetItemCommand']);
+  });
+});
+
+describe('search index artifact across ingestions', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server?.close());
+
+  it('is published for the version an ingestion made, and a version without one is built once and stored', async () => {
+    const store = server.services.store;
+    const outlines = JSON.parse(await readFile('data/sample/sfu-outlines/outlines.json', 'utf8')) as { dept: string }[];
+    const file = path.join(server.dataDir, 'cmpt.json');
+    await writeFile(file, JSON.stringify(outlines.filter((o) => o.dept === 'CMPT').slice(0, 30)));
+    const run = await ingestSource(store, sourceNamed('sfu-outlines')!, file);
+    expect(run.catalogVersion).toBeDefined();
+    const published = await publishCatalogIndex(store);
+    expect(published).toMatchObject({ version: run.catalogVersion });
+    expect(published.courses).toBeGreaterThan(10);
+    expect((await catalogIndexFor(store, published.version)).query('cmpt', { institution: 'sfu' }).length).toBeGreaterThan(10);
+
+    await writeFile(file, JSON.stringify(outlines.filter((o) => o.dept === 'CMPT').slice(0, 35)));
+    const next = await ingestSource(store, sourceNamed('sfu-outlines')!, file);
+    expect(await loadSearchIndex(store, next.catalogVersion!)).toBeUndefined();
+    const built = await catalogIndexFor(store, next.catalogVersion!);
+    expect(built.size).toBeGreaterThan(published.courses);
+    expect(decodeIndex((await loadSearchIndex(store, next.catalogVersion!))!).size).toBe(built.size);
+  });
+});

@@ -1,0 +1,73 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { realCourses } from '../../bench/catalog.js';
+import { decodeIndex, encodeIndex } from '../../functions/course/search/index-codec.js';
+import { SearchIndex } from '../../functions/course/search/search-index.js';
+
+let index: SearchIndex;
+beforeAll(async () => {
+  index = SearchIndex.build(await realCourses());
+}, 60_000);
+
+const refs = (hits: { course: { ref: string } }[], n = 5) => hits.slice(0, n).map((hit) => hit.course.ref);
+
+describe('catalog search index (shipped real courses)', () => {
+  it('finds a course by its code typed loosely', () => {
+    for (const typed of ['CMPT 225', 'cmpt225', 'CMPT-225', 'cmpt 225']) {
+      expect(refs(index.query(typed, { institution: 'sfu' }), 1), typed).toEqual(['sfu:CMPT 225']);
+    }
+  });
+
+  it('ranks title matches for a topic, and tolerates a typo in a title word', () => {
+    const exact = index.query('data structures', { institution: 'sfu' });
+    expect(refs(exact)).toContain('sfu:CMPT 225');
+    const typo = index.query('data structurs', { institution: 'sfu' });
+    expect(refs(typo)).toContain('sfu:CMPT 225');
+  });
+
+  it('completes the last word as it is typed', () => {
+    const hits = index.query('calcul', { institution: 'sfu' });
+    expect(hits.slice(0, 5).every((hit) => /calcul/i.test(hit.course.title ?? ''))).toBe(true);
+  });
+
+  it('applies institution, subject and level filters to every hit', () => {
+    const hits = index.query('programming', { institution: 'sfu', subject: 'CMPT', level: 1 });
+    expect(hits.length).toBeGreaterThan(0);
+    for (const { course } of hits) expect([course.institution, course.subject, course.level]).toEqual(['sfu', 'CMPT', 1]);
+    expect(index.query('programming', { institution: 'no-such-school' })).toEqual([]);
+  });
+
+  it('falls back to courses matching some of the words only when none matches all', () => {
+    const all = index.query('introduction programming');
+    const none = index.query('introduction qwxzv');
+    expect(all.length).toBeGreaterThan(0);
+    expect(none.length).toBeGreaterThan(0);
+    expect(index.query('qwxzv zzqqy')).toEqual([]);
+  });
+
+  it('answers the same after a round trip through its artifact', () => {
+    const loaded = decodeIndex(encodeIndex(index));
+    expect(loaded.size).toBe(index.size);
+    for (const query of ['data structures', 'cmpt225', 'calcul', 'introduction to psychology', 'organic chemistry']) {
+      const before = index.query(query);
+      const after = loaded.query(query);
+      expect(after.map((h) => [h.course.ref, h.course.title, h.course.snippet, h.course.credits, Math.round(h.score * 1e4)])).toEqual(
+        before.map((h) => [h.course.ref, h.course.title, h.course.snippet, h.course.credits, Math.round(h.score * 1e4)]),
+      );
+    }
+    expect(loaded.refsStartingWith('sfu:CMPT 2', 3)).toEqual(index.refsStartingWith('sfu:CMPT 2', 3));
+  });
+
+  it('completes course references by prefix, in order, with the total', () => {
+    const { refs: found, total } = index.refsStartingWith('sfu:CMPT 2', 5);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((ref) => ref.startsWith('sfu:CMPT 2'))).toBe(true);
+    expect([...found].sort()).toEqual(found);
+    expect(total).toBeGreaterThanOrEqual(found.length);
+  });
+
+  it('finds similar courses at the same institution, never the course itself', () => {
+    const hits = index.similar({ ref: 'sfu:CMPT 225', institution: 'sfu', title: 'Data Structures and Programming', description: 'Introduction to a variety of practical and important data structures and methods' });
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((hit) => hit.course.institution === 'sfu' && hit.course.ref !== 'sfu:CMPT 225')).toBe(true);
+  });
+});
