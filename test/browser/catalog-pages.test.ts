@@ -110,6 +110,7 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
     await page.keyboard.type('linear algebra');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: /Results for/ }).waitFor();
+    await page.locator('.results a').first().waitFor();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     const focused = await page.evaluate(() => (document.activeElement as HTMLAnchorElement).getAttribute('href'));
