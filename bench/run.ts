@@ -3,6 +3,7 @@ import os from 'node:os';
 import { startLocalServer } from '../local/server.js';
 import { measureIndexLoad, measureIngestion, measureSearch, realCourses } from './catalog.js';
 import { measureColdStarts } from './cold-start.js';
+import { measureCompletion } from './completion.js';
 import { measureTransfer } from './transfer.js';
 import { startInstantProvider } from './instant-provider.js';
 import { measureSession } from './session.js';
@@ -11,7 +12,7 @@ import { loadFromOutside } from './external-load.js';
 import { measureWebApp } from './web.js';
 import { round, summarize } from './stats.js';
 
-// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|transfer|session|web]` (the script sets
+// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|completion|transfer|session|web]` (the script sets
 // TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
 // against baselines measured in the same run, because absolute numbers depend on the machine.
 
@@ -109,6 +110,18 @@ try {
         },
       },
       ingestion,
+    });
+  }
+  if (runs('completion')) {
+    const completion = await measureCompletion(server.url, { samples: quick ? 300 : 2000, size: quick ? 20_000 : 100_000 });
+    await report('completion', {
+      machine,
+      ...completion,
+      baseline: { name: 'bare SDK server, trivial tool', latencyMs: baseline.latencyMs },
+      ratios: {
+        httpP50VsBaseline: round(completion.overHttp.latencyMs.p50 / baseline.latencyMs.p50, 2),
+        httpP99VsBaseline: round(completion.overHttp.latencyMs.p99 / baseline.latencyMs.p99, 2),
+      },
     });
   }
   if (runs('transfer')) {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { STORE_MODULES } from '../functions/all-access-patterns.js';
-import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../functions/all-tools.js';
+import { ALL_DOMAIN_TOOLS, ALL_SURFACE, ENDPOINT_TOOLS } from '../functions/all-tools.js';
 import { renderAccessPatterns, renderToolsReference } from '../functions/shared/contract/render-docs.js';
 import { breakingChanges, buildContract, CONTRACT_PATH, type ToolContract } from '../functions/shared/contract/tool-contract.js';
 import { ToolRegistry } from '../functions/shared/tools/registry.js';
@@ -10,7 +10,7 @@ const check = process.argv.includes('--check');
 const allowBreaking = process.argv.includes('--allow-breaking');
 
 // The contract documents the default prefix, whatever TN_TOOL_PREFIX this shell has.
-const contract = buildContract(new ToolRegistry('tn_', [...ALL_DOMAIN_TOOLS, ...ENDPOINT_TOOLS]));
+const contract = buildContract(new ToolRegistry('tn_', [...ALL_DOMAIN_TOOLS, ...ENDPOINT_TOOLS]), ALL_SURFACE);
 const outputs: Record<string, string> = {
   [CONTRACT_PATH]: `${JSON.stringify(contract, null, 2)}\n`,
   'docs/tools.md': renderToolsReference(contract),
@@ -31,7 +31,7 @@ if (check) {
     console.error(`Generated files are out of date: ${drifted.map(([f]) => f).join(', ')}. Run \`npm run generate\` and commit.`);
     process.exit(1);
   }
-  console.log(`contract and docs up to date (${contract.tools.length} tools)`);
+  console.log(`contract and docs up to date (${contract.tools.length} tools, ${contract.resources?.length ?? 0} resources, ${contract.prompts?.length ?? 0} prompts)`);
 } else {
   for (const [file, text] of drifted) writeFileSync(file, text);
   console.log(drifted.length ? `wrote ${drifted.map(([f]) => f).join(', ')}` : 'nothing to regenerate');

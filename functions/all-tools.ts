@@ -8,3 +8,5 @@ import { userTools } from './user/index.js';
 export const ALL_DOMAIN_TOOLS: AnyToolDefinition[] = [...sessionTools, ...courseTools, ...transferTools, ...userTools];
 
 export { ENDPOINT_TOOLS } from './shared/discovery/endpoint-tools.js';
+export { ALL_SURFACE } from './all-contracts.js';
+export { completeFromCatalog } from './course/course-completion.js';

@@ -25,6 +25,8 @@ export interface SampleLoadOptions {
   dataDir?: string;
   set?: SampleSet;
   onProgress?: (progress: SampleProgress) => void;
+  /** Stops between files (a file being loaded finishes: its run record and marker stay consistent). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface SampleLoadOptions {
  * A release that ships new sample files loads just those.
  */
 export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOptions | string = {}): Promise<IngestionRun[]> {
-  const { dataDir = SAMPLE_DATA_DIR, set = 'full', onProgress } = typeof options === 'string' ? { dataDir: options } : options;
+  const { dataDir = SAMPLE_DATA_DIR, set = 'full', onProgress, signal } = typeof options === 'string' ? { dataDir: options } : options;
   const files = sampleFiles(set);
   const sizes = await Promise.all(files.map(async ({ file }) => (await stat(path.join(dataDir, file)).catch(() => undefined))?.size ?? 0));
   const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
@@ -47,6 +49,7 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
       onProgress?.({ ...base, phase: 'skipped', bytesDone });
       continue;
     }
+    if (signal?.aborted) break;
     onProgress?.({ ...base, phase: 'loading', bytesDone });
     const run = await ingestorNamed(source)!.run(store, path.join(dataDir, file));
     runs.push(run);

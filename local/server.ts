@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
-import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../functions/all-tools.js';
+import { ALL_DOMAIN_TOOLS, ALL_SURFACE, completeFromCatalog, ENDPOINT_TOOLS } from '../functions/all-tools.js';
 import { parseLocalTokens } from '../functions/shared/auth/authenticator.js';
 import { loadConfig, type AppConfig } from '../functions/shared/config.js';
 import { createHttpApp, type FetchHandler } from '../functions/shared/http/app.js';
@@ -12,6 +12,7 @@ import { loadOrCreateMasterKey } from '../functions/shared/crypto/data-keys.js';
 import { authorizationServerHandler } from '../functions/oauth/authorization-server.js';
 import { keysFromSecret } from '../functions/oauth/signing-keys.js';
 import { signInMethodFor } from '../functions/oauth/sign-in-method.js';
+import { logger } from '../functions/shared/observability.js';
 import { createServices, type Services } from '../functions/shared/services.js';
 import { inProcessRunner } from '../functions/shared/tools/contract-runner.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
@@ -73,10 +74,16 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       contractRunner: inProcessRunner(ALL_DOMAIN_TOOLS),
     });
     await ensureTable(services.store.client, config.tableName);
-    if (env.TN_SAMPLE_CATALOG !== 'off') {
-      await loadSampleCatalogOnce(services.store, {
-        set: env.TN_SAMPLE_CATALOG === 'core' ? 'core' : 'full',
-        onProgress: options.sampleProgress,
+    const sampleLoad = new AbortController();
+    let background: Promise<unknown> | undefined;
+    if (env.TN_SAMPLE_CATALOG === 'core') {
+      await loadSampleCatalogOnce(services.store, { set: 'core', onProgress: options.sampleProgress });
+    } else if (env.TN_SAMPLE_CATALOG !== 'off') {
+      // Serving starts once the files both samples share are in; the large all-department files load
+      // behind it, each landing as a new catalog version (a first start answers in about a minute).
+      await loadSampleCatalogOnce(services.store, { set: 'common', onProgress: options.sampleProgress });
+      background = loadSampleCatalogOnce(services.store, { set: 'full', onProgress: options.sampleProgress, signal: sampleLoad.signal }).catch((error: unknown) => {
+        if (!sampleLoad.signal.aborted) logger.error('sample catalog load failed', { error: error instanceof Error ? error.message : String(error) });
       });
     }
 
@@ -90,7 +97,17 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       extraRedirectUris: config.oauthRedirectUris,
       signIn: signInMethodFor(config, services.authenticator),
     });
-    app = createHttpApp({ services, definitions: ALL_DOMAIN_TOOLS, endpointTools: ENDPOINT_TOOLS, allowedHostnames, authorizationServer, openApiDocument: buildOpenApiDocument, webApp: webAppHandler() });
+    app = createHttpApp({
+      services,
+      definitions: ALL_DOMAIN_TOOLS,
+      endpointTools: ENDPOINT_TOOLS,
+      surface: ALL_SURFACE,
+      complete: completeFromCatalog,
+      allowedHostnames,
+      authorizationServer,
+      openApiDocument: buildOpenApiDocument,
+      webApp: webAppHandler(),
+    });
     return {
       url,
       token,
@@ -99,6 +116,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       services,
       dynamoDbEndpoint: endpoint,
       async stop() {
+        // A file being loaded is left unmarked and loads again, idempotently, on the next start.
+        sampleLoad.abort();
+        void background;
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         services.store.doc.destroy();

@@ -88,8 +88,9 @@ export const SAMPLE_CATALOG: SampleFile[] = [
  * full SFU files supersede, and none of the large all-department files; the test suite's shared
  * table, so every test run does not pay for 100k records it never reads).
  */
-export type SampleSet = 'full' | 'core';
+export type SampleSet = 'full' | 'core' | 'common';
 
+/** `common`: the files both samples share (what `npm start` serves with before the large ones land). */
 export function sampleFiles(set: SampleSet = 'full'): SampleFile[] {
-  return SAMPLE_CATALOG.filter((entry) => (set === 'full' ? !entry.core : !entry.full));
+  return SAMPLE_CATALOG.filter((entry) => (set === 'full' ? !entry.core : set === 'core' ? !entry.full : !entry.core && !entry.full));
 }

@@ -1,10 +1,10 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import { ALL_CONTRACTS } from '../all-contracts.js';
+import { ALL_CONTRACTS, ALL_SURFACE } from '../all-contracts.js';
 import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
 import { forwardedOnly } from '../shared/tools/define-tool.js';
 import { createLambdaHandler } from '../shared/http/lambda-adapter.js';
 import { buildOpenApiDocument } from '../shared/http/openapi.js';
-import { parseDomainFunctions, remoteExecutor } from '../shared/http/remote-executor.js';
+import { parseDomainFunctions, remoteCompleter, remoteExecutor } from '../shared/http/remote-executor.js';
 
 const lambda = new LambdaClient({});
 
@@ -14,4 +14,7 @@ export const handler = createLambdaHandler({
   endpointTools: ENDPOINT_TOOLS,
   executor: () => remoteExecutor(lambda, parseDomainFunctions(process.env.TN_DOMAIN_FUNCTIONS)),
   openApiDocument: buildOpenApiDocument,
+  // Resources read through the tools (so through the executor above); prompts are text; completions need the course index.
+  surface: ALL_SURFACE,
+  complete: () => remoteCompleter(lambda, parseDomainFunctions(process.env.TN_DOMAIN_FUNCTIONS)),
 });

@@ -1,12 +1,23 @@
-import { LambdaClient } from '@aws-sdk/client-lambda';
+import { KmsDataKeyProvider } from '../shared/crypto/kms-data-keys.js';
 import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
 import { createLambdaHandler } from '../shared/http/lambda-adapter.js';
-import { parseDomainFunctions, remoteContractRunner } from '../shared/http/remote-executor.js';
+import type { ContractRunner } from '../shared/tools/contract-runner.js';
+import { sessionPrompts, sessionResources } from './contracts/surface.js';
 import { sessionTools } from './index.js';
+
+/** The tutor's catalog and transfer lookups run in those domains' functions, under their roles. */
+function peerRunner(): ContractRunner {
+  let runner: Promise<ContractRunner> | undefined;
+  return async (contract, input, request) => {
+    runner ??= import('./peer-runtime.js').then((peer) => peer.remoteContractRunner(new peer.LambdaClient({}), peer.parseDomainFunctions(process.env.TN_DOMAIN_FUNCTIONS)));
+    return (await runner)(contract, input, request);
+  };
+}
 
 export const handler = createLambdaHandler({
   definitions: sessionTools,
   endpointTools: ENDPOINT_TOOLS,
-  // The tutor's catalog and transfer lookups run in those domains' functions, under their roles.
-  contractRunner: () => remoteContractRunner(new LambdaClient({}), parseDomainFunctions(process.env.TN_DOMAIN_FUNCTIONS)),
+  surface: { resources: sessionResources, prompts: sessionPrompts },
+  contractRunner: peerRunner,
+  kmsDataKeys: (keyId) => new KmsDataKeyProvider(keyId),
 });

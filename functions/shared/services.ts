@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { JSONWebKeySet } from 'jose';
 import type { AppConfig } from './config.js';
 import { createAuthenticator, type Authenticator, type LocalToken } from './auth/authenticator.js';
-import { KmsDataKeyProvider, LocalDataKeyProvider, loadOrCreateMasterKey, type DataKeyProvider } from './crypto/data-keys.js';
+import { LocalDataKeyProvider, loadOrCreateMasterKey, type DataKeyProvider } from './crypto/data-keys.js';
 import { createStore, type Store } from './store/dynamo-client.js';
 import type { ContractRunner } from './tools/contract-runner.js';
 import { CursorCodec } from './tools/pagination.js';
@@ -23,7 +23,7 @@ export interface Services {
 
 export async function createServices(
   config: AppConfig,
-  options: { localTokens?: LocalToken[]; oauthJwks?: JSONWebKeySet; now?: () => Date; contractRunner?: ContractRunner } = {},
+  options: { localTokens?: LocalToken[]; oauthJwks?: JSONWebKeySet; now?: () => Date; contractRunner?: ContractRunner; kmsDataKeys?: (keyId: string) => DataKeyProvider } = {},
 ): Promise<Services> {
   const store = createStore(config);
   let dataKeys: DataKeyProvider;
@@ -31,7 +31,7 @@ export async function createServices(
   if (config.runtime === 'aws') {
     if (!config.cursorSecret) throw new Error('TN_CURSOR_SECRET is required in AWS');
     // Only functions that seal or open BYOK keys are given a key; the others must never need one.
-    dataKeys = config.kmsKeyId ? new KmsDataKeyProvider(config.kmsKeyId) : unavailableDataKeys;
+    dataKeys = config.kmsKeyId && options.kmsDataKeys ? options.kmsDataKeys(config.kmsKeyId) : unavailableDataKeys;
     cursorSecret = Buffer.from(config.cursorSecret);
   } else {
     const masterKey = await loadOrCreateMasterKey(config.dataDir);

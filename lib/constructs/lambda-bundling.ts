@@ -21,7 +21,10 @@ export const LAMBDA_BUNDLING = {
    * imports them by a relative path kept as it is (external), so its cold start never parses them.
    */
   lazyParts: {
-    'functions/session/handler.ts': [{ entry: 'functions/session/tutor/ai-runtime.ts', importPath: './ai-runtime.js' }],
+    'functions/session/handler.ts': [
+      { entry: 'functions/session/tutor/ai-runtime.ts', importPath: './ai-runtime.js' },
+      { entry: 'functions/session/peer-runtime.ts', importPath: './peer-runtime.js' },
+    ],
   } as Record<string, readonly LazyPart[]>,
 } as const;
 

@@ -20,9 +20,12 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-/** The official MCP conformance suite, run as its CLI against the local server. */
+/**
+ * The official MCP conformance suite, run as its CLI against the local server. The scenarios that read
+ * the suite's own fixtures (`test://…` resources, `test_prompt_…` prompts, fixed tools) do not apply.
+ */
 describe('MCP conformance suite', () => {
-  it.each(['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'])('passes %s', async (scenario) => {
+  it.each(['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'resources-list', 'prompts-list', 'completion-complete'])('passes %s', async (scenario) => {
     const { stdout } = await run(CONFORMANCE_BIN, ['server', '--url', `${server.url}/mcp`, '--scenario', scenario], {
       cwd: workDir,
       timeout: 60_000,

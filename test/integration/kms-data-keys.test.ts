@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KmsDataKeyProvider } from '../../functions/shared/crypto/data-keys.js';
+import { KmsDataKeyProvider } from '../../functions/shared/crypto/kms-data-keys.js';
 import { openSecret, sealSecret } from '../../functions/shared/crypto/envelope.js';
 
 /**

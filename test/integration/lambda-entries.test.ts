@@ -115,6 +115,52 @@ describe('/mcp router forwarding', () => {
   });
 });
 
+describe('a domain function without a completer', () => {
+  it('serves its prompts and resources on /mcp/{domain} and declares no completion capability', async () => {
+    const { handler: transferHandler } = await import('../../functions/transfer/handler.js');
+    const post = (body: unknown) =>
+      invokeStreaming(transferHandler, {
+        ...apiGatewayEvent({ method: 'POST', path: '/mcp/transfer', body }),
+        headers: { host: 'abc123.execute-api.us-west-2.amazonaws.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        multiValueHeaders: {},
+      });
+    const prompts = await post({ jsonrpc: '2.0', id: 1, method: 'prompts/list', params: {} });
+    expect(prompts.metadata?.statusCode).toBe(200);
+    expect(prompts.body).toContain('plan-my-transfer');
+    const initialized = await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    expect(initialized.body).toContain('"prompts"');
+    expect(initialized.body).not.toContain('"completions"');
+  });
+});
+
+describe('completion forwarded from the router to the course function', () => {
+  it('answers a tn.complete event in the course function, and the router\'s completer relays it', async () => {
+    const { handler: courseHandler } = await import('../../functions/course/handler.js');
+    const { remoteCompleter } = await import('../../functions/shared/http/remote-executor.js');
+    const { createServices } = await import('../../functions/shared/services.js');
+    const { loadConfig } = await import('../../functions/shared/config.js');
+    const invoked: string[] = [];
+    const lambda = {
+      async send(command: InvokeCommand) {
+        invoked.push(String(command.input.FunctionName));
+        const streamed = await invokeStreaming(courseHandler, JSON.parse(Buffer.from(command.input.Payload as Uint8Array).toString()));
+        return { Payload: Buffer.from(streamed.body) };
+      },
+    };
+    const complete = remoteCompleter(lambda as never, { course: 'course-fn' });
+    const services = await createServices(loadConfig());
+    expect((await complete(services, 'institution', 'lan', {})).values).toEqual(['langara']);
+    expect((await complete(services, 'course', 'simon', {})).values).toEqual(['sfu:']);
+    expect(invoked).toEqual(['course-fn', 'course-fn']);
+    expect((await remoteCompleter(lambda as never, {})(services, 'institution', 'lan', {})).values).toEqual([]);
+  });
+});
+
 describe("the session function's contract runner (the tutor's lookups)", () => {
   it('runs another domain\'s tool by its contract in that domain\'s function, and answers SERVICE_UNAVAILABLE where none is configured', async () => {
     const { remoteContractRunner } = await import('../../functions/shared/http/remote-executor.js');

@@ -41,6 +41,18 @@ describe('a deployment with TN_TOOL_PREFIX=edu_', () => {
     await client.close();
   });
 
+  it('names tools by the prefix in prompts and resource descriptions, and reads resources through the prefixed tools', async () => {
+    const client = await connectClient(server.url);
+    const prompt = await client.getPrompt({ name: 'plan-my-transfer', arguments: { from: 'langara', to: 'sfu', courses: 'langara:CPSC 1181' } });
+    expect(JSON.stringify(prompt)).toContain('edu_transfer_resolve');
+    const listed = JSON.stringify([await client.listPrompts(), await client.listResourceTemplates(), await client.listResources()]);
+    expect(listed).not.toMatch(DEFAULT_NAME);
+    expect(listed).toContain('edu_course_get');
+    const course = await client.readResource({ uri: 'course://sfu/CMPT%20225' });
+    expect(JSON.stringify(course)).toContain('Data Structures');
+    await client.close();
+  });
+
   it('serves the OpenAPI document with the prefix in paths and prose', async () => {
     const text = await (await fetch(`${server.url}/openapi.json`)).text();
     expect(text).toContain('/v1/tools/edu_session_ask');

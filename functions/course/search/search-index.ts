@@ -82,6 +82,16 @@ export class SearchIndex {
     return [...this.docs.institutions];
   }
 
+  /** Courses per institution, counted from the table's columns (no course is read). */
+  courseCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const id of this.docs.institutionOf) {
+      const institution = this.docs.institutions[id]!;
+      counts.set(institution, (counts.get(institution) ?? 0) + 1);
+    }
+    return counts;
+  }
+
   course(doc: number): IndexedCourse {
     const d = this.docs;
     const credits = d.credits[doc]!;

@@ -10,8 +10,7 @@ export const institutionsTool = bindCatalogTool(institutionsContract, async (arg
   const stored = await listInstitutions(ctx.services.store);
   // The warm function's catalog index already holds every merged course: counting there costs no reads.
   const index = await catalogCacheFor(ctx.services.store).getIndex();
-  const courseCounts = new Map<string, number>();
-  for (const course of index.courses.values()) courseCounts.set(course.institution, (courseCounts.get(course.institution) ?? 0) + 1);
+  const courseCounts = index.courseCounts();
   // Institutions we know by name (every BC Transfer Guide code we accept) are listed even before any
   // catalog source covers them, with no sources: a student can still use their slug.
   const known = INSTITUTIONS.filter((i) => !stored.some((s) => s.id === i.id)).map((i) => ({

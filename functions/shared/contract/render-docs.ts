@@ -10,7 +10,8 @@ export function renderToolsReference(contract: ToolContract): string {
     list.push(tool);
     byDomain.set(tool.metadata.domain, list);
   }
-  const lines = [HEADER, '# Tool reference', '', `Contract version ${contract.contractVersion}; ${contract.tools.length} tools.`, ''];
+  const surfaceCount = contract.resources || contract.prompts ? `, ${contract.resources?.length ?? 0} resources, ${contract.prompts?.length ?? 0} prompts` : '';
+  const lines = [HEADER, '# Tool reference', '', `Contract version ${contract.contractVersion}; ${contract.tools.length} tools${surfaceCount}.`, ''];
   for (const [domain, tools] of byDomain) {
     lines.push(`- **${domain}**: ${tools.map((t) => `[\`${t.name}\`](#${t.name})`).join(', ')}`);
   }
@@ -18,7 +19,29 @@ export function renderToolsReference(contract: ToolContract): string {
     lines.push('', `## ${domain}`);
     for (const tool of tools) lines.push('', ...renderTool(tool));
   }
+  lines.push(...renderSurface(contract));
   return `${lines.join('\n')}\n`;
+}
+
+/** Resources and prompts: what a host shows people (a resource picker, a prompt menu, completion while typing). */
+function renderSurface(contract: ToolContract): string[] {
+  const lines: string[] = [];
+  const completions = (map: Record<string, string>) => Object.entries(map).map(([arg, kind]) => `\`${arg}\` (${kind})`).join(', ') || '-';
+  if (contract.resources?.length) {
+    lines.push('', '## Resources', '', 'Read with `resources/read`; each answers markdown (`text/markdown`) and the reading tool\'s JSON (`application/json`).', '');
+    lines.push('| URI | title | access | reads through | completes |', '| --- | --- | --- | --- | --- |');
+    for (const r of contract.resources) {
+      lines.push(`| \`${r.uriTemplate}\` | **${r.title}.** ${r.description} | ${r.access} | ${r.readsTools.map((t) => `\`${t}\``).join(', ')} | ${completions(r.completions)} |`);
+    }
+  }
+  if (contract.prompts?.length) {
+    lines.push('', '## Prompts');
+    for (const p of contract.prompts) {
+      lines.push('', `### ${p.name}`, '', `**${p.title}${/[.?!]$/.test(p.title) ? '' : '.'}** ${p.description}`, '', `Uses ${p.usesTools.map((t) => `\`${t}\``).join(', ')}; completes ${completions(p.completions)}.`, '');
+      lines.push(...renderFields(p.arguments, true));
+    }
+  }
+  return lines;
 }
 
 function renderTool(tool: ContractTool): string[] {

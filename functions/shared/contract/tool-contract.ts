@@ -1,6 +1,8 @@
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { annotationsOf, jsonSchemasOf, metadataOf } from '../tools/json-schemas.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { Surface } from '../surface/surface-contract.js';
+import { surfaceBreakingChanges, surfaceEntries, surfaceProblems, type ContractPrompt, type ContractResource } from './surface-entries.js';
 
 export const CONTRACT_VERSION = 1;
 export const CONTRACT_PATH = `schema/tools.v${CONTRACT_VERSION}.json`;
@@ -19,6 +21,9 @@ export interface ContractTool {
 export interface ToolContract {
   contractVersion: number;
   tools: ContractTool[];
+  /** What hosts show people beside the tools (added after the first release of the contract). */
+  resources?: ContractResource[];
+  prompts?: ContractPrompt[];
 }
 
 export type JsonSchema = Record<string, unknown> & {
@@ -29,8 +34,13 @@ export type JsonSchema = Record<string, unknown> & {
   anyOf?: JsonSchema[];
 };
 
-/** The versioned contract: what callers may rely on, sorted so diffs are stable. */
-export function buildContract(registry: ToolRegistry): ToolContract {
+/**
+ * The versioned contract: what callers may rely on, sorted so diffs are stable. Resources and prompts
+ * are checked against the tools first: a broken one fails the build, not a host.
+ */
+export function buildContract(registry: ToolRegistry, surface: Surface = { resources: [], prompts: [] }): ToolContract {
+  const problems = surfaceProblems(surface, new Set(registry.getAll().map((definition) => definition.name)));
+  if (problems.length) throw new Error(`Resources and prompts are invalid:\n  ${problems.join('\n  ')}`);
   const tools = registry
     .getAll()
     .map((definition) => ({
@@ -44,7 +54,7 @@ export function buildContract(registry: ToolRegistry): ToolContract {
       examples: definition.examples,
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
-  return { contractVersion: CONTRACT_VERSION, tools };
+  return { contractVersion: CONTRACT_VERSION, tools, ...surfaceEntries(surface, registry.prefix) };
 }
 
 /**
@@ -63,6 +73,7 @@ export function breakingChanges(previous: ToolContract, current: ToolContract): 
     compareInput(before.name, before.inputSchema, after.inputSchema, problems);
     compareOutput(`${before.name} output`, before.outputSchema, after.outputSchema, problems);
   }
+  problems.push(...surfaceBreakingChanges(previous, current));
   return problems;
 }
 

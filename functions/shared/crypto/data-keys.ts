@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 
 /** Binds a wrapped key to what it protects: decrypting under another context fails. */
 export type EncryptionContext = Record<string, string>;
@@ -17,26 +16,6 @@ export interface DataKeyProvider {
   readonly id: 'kms' | 'local';
   generateDataKey(context: EncryptionContext): Promise<DataKey>;
   decryptDataKey(encrypted: Buffer, context: EncryptionContext): Promise<Buffer>;
-}
-
-export class KmsDataKeyProvider implements DataKeyProvider {
-  readonly id = 'kms' as const;
-  constructor(
-    private readonly keyId: string,
-    private readonly kms: Pick<KMSClient, 'send'> = new KMSClient({}),
-  ) {}
-
-  async generateDataKey(context: EncryptionContext): Promise<DataKey> {
-    const result = await this.kms.send(new GenerateDataKeyCommand({ KeyId: this.keyId, KeySpec: 'AES_256', EncryptionContext: context }));
-    if (!result.Plaintext || !result.CiphertextBlob) throw new Error('KMS returned no data key');
-    return { plaintext: Buffer.from(result.Plaintext), encrypted: Buffer.from(result.CiphertextBlob) };
-  }
-
-  async decryptDataKey(encrypted: Buffer, context: EncryptionContext): Promise<Buffer> {
-    const result = await this.kms.send(new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: encrypted, EncryptionContext: context }));
-    if (!result.Plaintext) throw new Error('KMS returned no plaintext');
-    return Buffer.from(result.Plaintext);
-  }
 }
 
 const MASTER_KEY_FILE = 'master.key';

@@ -11,7 +11,9 @@ import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
 import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './auth-challenges.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
-import { prototypeKeysInToolCalls, readBody, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
+import { prototypeKeysInToolCalls, readBody, resourceReadsIn, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
+import type { Completer } from '../surface/completion.js';
+import { findResource, surfaceFor, type Surface } from '../surface/surface-contract.js';
 import { errorJson, handleRestCall } from './rest.js';
 
 export interface HttpAppOptions {
@@ -30,6 +32,10 @@ export interface HttpAppOptions {
   authorizationServer?: FetchHandler;
   /** Builds `/openapi.json` where it is served (the local server, the AWS router): other bundles leave its generator out. */
   openApiDocument?: (registry: ToolRegistry, baseUrl: string) => unknown;
+  /** Resources and prompts (each endpoint serves those its tools can answer). */
+  surface?: Surface;
+  /** Argument completion (the catalog's, in-process or forwarded to the course function). */
+  complete?: Completer;
   /** The student web app's pages and assets, where this deployment serves them (the local server; CloudFront and S3 in AWS). */
   webApp?: FetchHandler;
 }
@@ -49,6 +55,7 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 
 interface Endpoint {
   registry: ToolRegistry;
+  surface: Surface;
   mcp: McpHttpHandler;
 }
 
@@ -64,6 +71,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
   const { services } = options;
   const endpointFor = (definitions: AnyToolDefinition[]): Endpoint => {
     const registry = new ToolRegistry(services.config.toolPrefix, [...definitions, ...(options.endpointTools ?? [])]);
+    const surface = surfaceFor(options.surface ?? { resources: [], prompts: [] }, new Set(definitions.map((d) => d.name)), new Set(definitions.map((d) => d.domain)));
     const mcp = createMcpHandler(
       (ctx) => {
         const extra = ctx.authInfo?.extra as McpAuthExtra | undefined;
@@ -74,11 +82,13 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
           traceId: extra?.traceId ?? ulid(),
           inputIssues: extra?.inputIssues,
           executeTool: options.executeTool,
+          surface,
+          complete: options.complete,
         });
       },
       { onerror: (error) => logger.warn('MCP transport error', { error: error.message }), maxRequestBodySize: MAX_REQUEST_BODY_BYTES },
     );
-    return { registry, mcp };
+    return { registry, surface, mcp };
   };
 
   const all = endpointFor(options.definitions);
@@ -172,6 +182,16 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       const challenge = challengeOf(endpoint!.registry.get(call.name));
       if (challenge) return challengeResponse(challenge, call.id);
     }
+    // A resource that is some user's (a transcript) is read through that user's tools: the same challenge.
+    for (const read of parsedBody === undefined ? [] : resourceReadsIn(parsedBody)) {
+      const resource = findResource(endpoint!.surface, read.uri)?.resource;
+      for (const tool of resource?.access === 'user' ? resource.readsTools : []) {
+        const definition = endpoint!.registry.get(endpoint!.registry.servedName({ name: tool }));
+        // Needs a user even where the tool admits anonymous sessions: a transcript resource is always someone's.
+        const challenge = definition && challengeOf({ ...definition, name: resource!.name, access: 'user' });
+        if (challenge) return challengeResponse(challenge, read.id);
+      }
+    }
     const extra: McpAuthExtra = { principal, traceId, inputIssues: parsedBody === undefined ? new Map() : prototypeKeysInToolCalls(parsedBody) };
     // The body is read once, here: the SDK takes it parsed, or re-reads the text to answer a parse error its way.
     const forwarded = parsedBody === undefined ? new Request(request, { body: body.text }) : request;
@@ -183,7 +203,16 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       extra: extra as unknown as Record<string, unknown>,
     };
     if (parsedBody !== undefined && (await wantsPlainJson(request, parsedBody))) {
-      const server = buildMcpServer({ registry: endpoint!.registry, services, principal, traceId, inputIssues: extra.inputIssues, executeTool: options.executeTool });
+      const server = buildMcpServer({
+        registry: endpoint!.registry,
+        services,
+        principal,
+        traceId,
+        inputIssues: extra.inputIssues,
+        executeTool: options.executeTool,
+        surface: endpoint!.surface,
+        complete: options.complete,
+      });
       return serveLegacyJson(server, request, { authInfo, parsedBody });
     }
     return endpoint!.mcp.fetch(forwarded, { ...(parsedBody === undefined ? {} : { parsedBody }), authInfo });

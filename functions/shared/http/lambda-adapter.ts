@@ -9,12 +9,15 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { loadConfig, type AppConfig } from '../config.js';
 import { logger, metrics } from '../observability.js';
 import { createServices, type Services } from '../services.js';
+import type { DataKeyProvider } from '../crypto/data-keys.js';
 import type { ContractRunner } from '../tools/contract-runner.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { createHttpApp, type FetchHandler, type HttpAppOptions } from './app.js';
-import { deserializePrincipal, encodeRelayLine, ToolInvokeEventSchema } from './remote-invocation.js';
+import { CompleteEventSchema, deserializePrincipal, encodeRelayLine, ToolInvokeEventSchema } from './remote-invocation.js';
+import type { Completer } from '../surface/completion.js';
+import type { Surface } from '../surface/surface-contract.js';
 
 export interface LambdaEntryOptions {
   definitions: AnyToolDefinition[];
@@ -23,8 +26,14 @@ export interface LambdaEntryOptions {
   executor?: (services: Services) => ToolExecutor;
   /** Runs other domains' tools for this one (the session function's tutor lookups). */
   contractRunner?: () => ContractRunner;
+  /** KMS envelope keys, for the functions that seal or open BYOK keys (others leave the KMS client out). */
+  kmsDataKeys?: (keyId: string) => DataKeyProvider;
   /** Serves `/openapi.json` (the router). */
   openApiDocument?: HttpAppOptions['openApiDocument'];
+  /** Resources and prompts served beside the tools. */
+  surface?: Surface;
+  /** Argument completion: the catalog's in the course function, forwarded to it from the router. */
+  complete?: (services: Services) => Completer;
 }
 
 interface Runtime {
@@ -42,7 +51,7 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
   let runtime: Promise<Runtime> | undefined;
   const getRuntime = () =>
     (runtime ??= (async () => {
-      const services = await createServices(loadConfig(), { contractRunner: options.contractRunner?.() });
+      const services = await createServices(loadConfig(), { contractRunner: options.contractRunner?.(), kmsDataKeys: options.kmsDataKeys });
       const app = createHttpApp({
         services,
         definitions: options.definitions,
@@ -50,12 +59,20 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
         executeTool: options.executor?.(services),
         allowedOriginHostnames: allowedOriginHostnames(services.config),
         openApiDocument: options.openApiDocument,
+        surface: options.surface,
+        complete: options.complete?.(services),
       });
       return { services, app, registry: new ToolRegistry(services.config.toolPrefix, [...options.definitions, ...options.endpointTools]) };
     })());
 
   const handle = async (event: unknown) => {
     const { services, app, registry } = await getRuntime();
+    const completion = CompleteEventSchema.safeParse(event);
+    if (completion.success) {
+      const complete = options.complete?.(services);
+      if (!complete) throw new Error('this function does not complete arguments');
+      return JSON.stringify(await complete(services, completion.data.completion, completion.data.value, completion.data.context));
+    }
     const direct = ToolInvokeEventSchema.safeParse(event);
     if (direct.success) {
       const definition = registry.get(direct.data.toolName);

@@ -7,10 +7,24 @@ import type { FieldIssue } from '../tools/errors.js';
 import { invokeTool, type Invocation, type ToolExecutor } from '../tools/invoke-tool.js';
 import { annotationsOf, jsonSchemasOf, metadataOf } from '../tools/json-schemas.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { Completer } from '../surface/completion.js';
+import { DOMAIN_ICONS, SERVER_ICONS } from '../surface/icons.js';
+import { resourceLinksIn } from '../surface/resource-links.js';
+import type { Surface } from '../surface/surface-contract.js';
+import { registerSurface } from '../surface/surface-server.js';
 
 const INSTRUCTIONS =
   'Tutor Nexus: tutoring sessions, a BC course catalog, transfer-credit resolution and user settings. ' +
   'Call tn_tools_list to discover tools by domain or tag. Course references look like "sfu:CMPT 120".';
+
+/**
+ * Lists never change within a release (SERVICE_VERSION), and contracts change additively only, so a
+ * list cached across a deploy still names tools that exist; the same list for every caller (public).
+ * Resource reads keep the SDK's default (private, not cached): transcripts are per user.
+ */
+const LIST_CACHE = { ttlMs: 300_000, cacheScope: 'public' as const };
+const CACHE_HINTS = { 'tools/list': LIST_CACHE, 'prompts/list': LIST_CACHE, 'resources/list': LIST_CACHE, 'resources/templates/list': LIST_CACHE };
+const NO_SURFACE: Surface = { resources: [], prompts: [] };
 
 /** A fresh low-level server per HTTP request: stateless transports cannot be reused. */
 export function buildMcpServer(args: {
@@ -21,9 +35,21 @@ export function buildMcpServer(args: {
   /** Per tools/call id: what the raw arguments held that the protocol parse dropped. */
   inputIssues?: Map<string | number, FieldIssue[]>;
   executeTool?: ToolExecutor;
+  /** Resources and prompts this endpoint serves beside its tools. */
+  surface?: Surface;
+  complete?: Completer;
 }): Server {
-  const { registry, services, principal, traceId, executeTool = invokeTool } = args;
-  const server = new Server({ name: SERVICE_NAME, version: SERVICE_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const { registry, services, principal, traceId, executeTool = invokeTool, surface = NO_SURFACE } = args;
+  const capabilities = {
+    tools: {},
+    ...(surface.resources.length ? { resources: {} } : {}),
+    ...(surface.prompts.length ? { prompts: {} } : {}),
+    ...(args.complete && (surface.resources.length || surface.prompts.length) ? { completions: {} } : {}),
+  };
+  const server = new Server(
+    { name: SERVICE_NAME, title: 'Tutor Nexus', version: SERVICE_VERSION, icons: SERVER_ICONS },
+    { capabilities, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS },
+  );
 
   server.setRequestHandler('tools/list', async () => ({
     // Descriptions and schemas name tools as served (another TN_TOOL_PREFIX renames them everywhere).
@@ -36,9 +62,12 @@ export function buildMcpServer(args: {
         inputSchema: schemas.input as { type: 'object' },
         outputSchema: schemas.output as { type: 'object' },
         annotations: annotationsOf(definition),
+        icons: DOMAIN_ICONS[definition.domain],
         _meta: { 'tutor-nexus/metadata': metadataOf(definition) },
       };
     })),
+    // What a client may key a cached list on: it changes only with the release.
+    _meta: { 'tutor-nexus/release': SERVICE_VERSION },
   }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -63,9 +92,15 @@ export function buildMcpServer(args: {
           ? undefined
           : (update) => ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...update } }),
     });
-    return server.projectCallToolResult(toCallToolResult(invocation), jsonSchemasOf(definition).output);
+    const result = toCallToolResult(invocation);
+    // Appended after the text blocks: clients and tests read content[0], and hosts that know links show them.
+    if (invocation.ok) result.content.push(...resourceLinksIn(invocation.data, surface));
+    return server.projectCallToolResult(result, jsonSchemasOf(definition).output);
   });
 
+  if (surface.resources.length || surface.prompts.length) {
+    registerSurface(server, { registry, surface, complete: args.complete, services, principal, traceId, executeTool });
+  }
   return server;
 }
 

@@ -1,6 +1,7 @@
 import { InvokeCommand, InvokeWithResponseStreamCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { SERVICE_VERSION } from '../config.js';
-import { relayLines, serializePrincipal, type ToolInvokeEvent } from './remote-invocation.js';
+import { relayLines, serializePrincipal, type CompleteEvent, type ToolInvokeEvent } from './remote-invocation.js';
+import type { Completer, Completion } from '../surface/completion.js';
 import { requestLogger } from '../observability.js';
 import type { AnyToolContract, Domain } from '../tools/define-tool.js';
 import { mapError, ToolError } from '../tools/errors.js';
@@ -86,6 +87,18 @@ async function relayStreamed(lambda: Pick<LambdaClient, 'send'>, functionName: s
     else return line.invocation;
   }
   throw new Error('domain function ended its stream without a result');
+}
+
+/** Completion from the course function, which holds the warm search index (the router holds no catalog). */
+export function remoteCompleter(lambda: Pick<LambdaClient, 'send'>, functionByDomain: Partial<Record<Domain, string>>): Completer {
+  return async (_services, completion, value, context) => {
+    const functionName = functionByDomain.course;
+    if (!functionName) return { values: [] };
+    const event: CompleteEvent = { kind: 'tn.complete', completion, value, context };
+    const result = await lambda.send(new InvokeCommand({ FunctionName: functionName, Payload: Buffer.from(JSON.stringify(event)) }));
+    if (result.FunctionError || !result.Payload) throw new Error(`course function failed to complete: ${result.FunctionError ?? 'no payload'}`);
+    return JSON.parse(Buffer.from(result.Payload).toString('utf8')) as Completion;
+  };
 }
 
 /** `TN_DOMAIN_FUNCTIONS` is JSON: `{"user": "<function name>", …}`, set by the stack. */

@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import { AUTH_METHODS, userPrincipal } from '../auth/principal.js';
 import type { Invocation } from '../tools/invoke-tool.js';
 import type { ProgressUpdate } from '../tools/tool-context.js';
+import { COMPLETION_KINDS } from '../surface/surface-contract.js';
 
 /**
  * The event the /mcp router sends to a domain function to run one tool there, under that
@@ -61,3 +62,12 @@ export async function* relayLines(chunks: AsyncIterable<Uint8Array>): AsyncGener
   }
   if (buffered.trim()) yield JSON.parse(buffered) as RelayLine;
 }
+
+/** The event the /mcp router sends to the course function to complete an argument from its search index. */
+export const CompleteEventSchema = z.object({
+  kind: z.literal('tn.complete'),
+  completion: z.enum(COMPLETION_KINDS),
+  value: z.string().max(2000),
+  context: z.record(z.string(), z.string()),
+});
+export type CompleteEvent = z.infer<typeof CompleteEventSchema>;

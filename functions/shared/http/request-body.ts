@@ -44,6 +44,16 @@ export function toolCallsIn(body: unknown): { id: JsonRpcId | null; name: string
   });
 }
 
+/** Every resources/read of a parsed JSON-RPC body (single message or batch). */
+export function resourceReadsIn(body: unknown): { id: JsonRpcId | null; uri: string }[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((message) => {
+    if (typeof message !== 'object' || message === null) return [];
+    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: { uri?: unknown } };
+    if (method !== 'resources/read' || typeof params?.uri !== 'string') return [];
+    return [{ id: typeof id === 'string' || typeof id === 'number' ? id : null, uri: params.uri }];
+  });
+}
+
 /**
  * `__proto__` keys in the arguments of each tools/call of a parsed JSON-RPC body, by request id.
  * JSON.parse keeps them as data, but the protocol layer's parse drops them silently; the tool call
