@@ -9,9 +9,10 @@ import { startInstantProvider } from './instant-provider.js';
 import { measureSession } from './session.js';
 import { callOnce, measure, startBareSdkServer } from './protocol-overhead.js';
 import { loadFromOutside } from './external-load.js';
+import { measureWebApp } from './web.js';
 import { round, summarize } from './stats.js';
 
-// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|completion|transfer|session]` (the script sets
+// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|completion|transfer|session|web]` (the script sets
 // TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
 // against baselines measured in the same run, because absolute numbers depend on the machine.
 
@@ -158,6 +159,7 @@ try {
       },
     });
   }
+  if (runs('web')) await report('web', { machine, ...(await measureWebApp(server.url)) });
 } finally {
   await bare.close();
   await server.stop();

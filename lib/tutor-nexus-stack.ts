@@ -10,6 +10,7 @@ import { DomainFunction, type SharedFunctionSettings } from './constructs/domain
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { sampleFiles } from '../functions/ingest/sources.js';
 import { McpApi } from './constructs/mcp-api.js';
+import { WebApp } from './constructs/web-app.js';
 import { ScheduledIngestion } from './constructs/scheduled-ingestion.js';
 import { SessionFunction } from './constructs/session-function.js';
 import { TutorNexusAuth } from './constructs/tutor-nexus-auth.js';
@@ -45,6 +46,7 @@ export class TutorNexusStack extends Stack {
   readonly ingestion: ScheduledIngestion;
   readonly mcp: McpApi;
   readonly alarms: ApiAlarms;
+  readonly web: WebApp;
 
   constructor(scope: Construct, id: string, props: TutorNexusStackProps = {}) {
     super(scope, id, props);
@@ -186,6 +188,15 @@ export class TutorNexusStack extends Stack {
     }
     this.auth.allowCallback(`${this.mcp.baseUrl}/oauth/callback`);
 
+    // The student web app on CloudFront, with the API's paths forwarded to API Gateway (one origin).
+    this.web = new WebApp(this, 'Web', { api: this.mcp.api, stageName: this.mcp.stageName });
+    for (const fn of [router, user, course, transfer, session, oauth]) {
+      // The app's pages call the API from the distribution's origin: browsers there pass the Origin check.
+      fn.fn.addEnvironment('TN_ALLOWED_HOSTS', this.web.distribution.distributionDomainName);
+    }
+    // The app signs people in with OAuth (PKCE) and comes back to its settings page.
+    oauth.fn.addEnvironment('TN_OAUTH_REDIRECT_URIS', `${this.web.url}/settings`);
+
     this.alarms = new ApiAlarms(this, 'Alarms', {
       api: this.mcp.api,
       functions: { router: router.fn, user: user.fn, course: course.fn, transfer: transfer.fn, session: session.fn, oauth: oauth.fn },
@@ -199,6 +210,7 @@ export class TutorNexusStack extends Stack {
       alarmAction: new SnsAction(this.alarms.topic),
     });
 
+    new CfnOutput(this, 'WebAppUrl', { value: this.web.url, description: 'The student web app (and the API on the same origin)' });
     new CfnOutput(this, 'McpUrl', { value: `${this.mcp.api.url}mcp`, description: 'MCP endpoint (all tools): the URL to give a connector' });
     new CfnOutput(this, 'OAuthIssuer', { value: this.mcp.baseUrl, description: 'Authorization server issuer (metadata at <issuer>/.well-known/openid-configuration)' });
     new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });

@@ -19,6 +19,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';
 import { loadSampleCatalogOnce, type SampleProgress } from './sample-catalog.js';
 import { createNodeServer } from './node-http.js';
+import { webAppHandler } from './web-app.js';
 
 export interface LocalServer {
   url: string;
@@ -105,6 +106,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       allowedHostnames,
       authorizationServer,
       openApiDocument: buildOpenApiDocument,
+      webApp: webAppHandler(),
     });
     return {
       url,

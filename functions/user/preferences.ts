@@ -31,6 +31,15 @@ export const preferenceFields = {
     .refine((value) => findInstitution(value) !== undefined, 'must be a known institution slug such as "sfu" or "langara"')
     .transform((value) => findInstitution(value)!.id)
     .describe('Institution assumed when a course reference omits one, e.g. "sfu"'),
+  completedCourses: z
+    .array(
+      z.strictObject({
+        course: z.string().trim().min(3).max(64).describe('Course code, e.g. "CMPT 125" or "sfu:CMPT 125"'),
+        grade: z.string().trim().min(1).max(8).optional().describe('Letter grade ("B+") or percentage ("78%"), if known'),
+      }),
+    )
+    .max(200)
+    .describe('Courses the student has done, with grades when known: what prerequisites are checked against (the web app\'s "courses I have done")'),
 };
 
 export const PreferencesSchema = z.object({
@@ -42,6 +51,7 @@ export const PreferencesSchema = z.object({
   defaultCredentialId: preferenceFields.defaultCredentialId.nullable(),
   timezone: preferenceFields.timezone,
   defaultInstitution: preferenceFields.defaultInstitution.nullable(),
+  completedCourses: preferenceFields.completedCourses,
   updatedAt: z.iso.datetime().nullable().describe('When preferences were last changed; null if never'),
 });
 export type Preferences = z.infer<typeof PreferencesSchema>;
@@ -56,6 +66,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   defaultCredentialId: null,
   timezone: 'America/Vancouver',
   defaultInstitution: null,
+  completedCourses: [],
   updatedAt: null,
 };
 

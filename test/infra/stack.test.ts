@@ -76,7 +76,8 @@ describe('TutorNexus stack', () => {
 
   it('runs every function on nodejs22.x, arm64, active tracing, with a retained-for-a-while log group', () => {
     expect(Object.keys(stack.functions).sort()).toEqual(['course', 'oauth', 'router', 'session', 'transfer', 'user']);
-    const functions = resources('AWS::Lambda::Function');
+    // CDK's own deploy-time copier for the web app's bucket is not one of ours (its runtime is CDK's choice).
+    const functions = resources('AWS::Lambda::Function').filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'));
     const expected = [...Object.values(stack.functions), ...Object.values(stack.ingestion.functions)].map((f) => logicalId(f.fn));
     expect(functions.map(([id]) => id).sort()).toEqual(expected.sort());
     const logGroups = template.findResources('AWS::Logs::LogGroup');

@@ -36,7 +36,12 @@ export interface HttpAppOptions {
   surface?: Surface;
   /** Argument completion (the catalog's, in-process or forwarded to the course function). */
   complete?: Completer;
+  /** The student web app's pages and assets, where this deployment serves them (the local server; CloudFront and S3 in AWS). */
+  webApp?: FetchHandler;
 }
+
+/** Paths that belong to the API: never answered with the web app, whatever the method. */
+const isApiPath = (path: string) => /^\/(mcp|v1|oauth)(\/|$)/.test(path) || path.startsWith('/.well-known/');
 
 /** Paths the authorization server answers: its endpoints and pages, and its metadata (RFC 8414, OpenID discovery). */
 const isAuthorizationServerPath = (path: string) =>
@@ -125,6 +130,8 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(null, true) });
       return withHeaders(json(protectedResourceMetadata(request, services, path.slice('/.well-known/oauth-protected-resource'.length))), corsHeaders(null, true));
     }
+
+    if (options.webApp && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(path)) return options.webApp(request);
 
     const mcpMatch = /^\/mcp(?:\/([a-z]+))?$/.exec(path);
     const restMatch = /^\/v1\/tools\/([A-Za-z0-9_]+)$/.exec(path);

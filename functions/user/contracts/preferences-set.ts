@@ -15,6 +15,7 @@ export const input = z
     defaultCredentialId: f.defaultCredentialId.nullable().optional().describe(`${f.defaultCredentialId.description}; null clears it`),
     timezone: optionalField(f.timezone),
     defaultInstitution: f.defaultInstitution.nullable().optional().describe(`${f.defaultInstitution.description}; null clears it`),
+    completedCourses: optionalField(f.completedCourses.describe(`${f.completedCourses.description}; replaces the whole list`)),
   })
   .refine((value) => Object.values(value).some((v) => v !== undefined), { message: 'give at least one preference to change' });
 

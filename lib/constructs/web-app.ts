@@ -1,0 +1,156 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+  type BehaviorOptions,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { buildWebAppSync, writeWebApp } from '../../web/build.js';
+
+export interface WebAppProps {
+  api: RestApi;
+  stageName: string;
+}
+
+/** Paths CloudFront forwards to API Gateway; everything else is the app from the bucket. */
+export const API_PATH_PATTERNS = ['/mcp', '/mcp/*', '/v1/*', '/oauth/*', '/.well-known/*', '/openapi.json', '/healthz'] as const;
+
+/**
+ * The student web app and the API on one origin: CloudFront serves the built app from a private bucket
+ * (origin access control) and forwards the API's paths to API Gateway uncached, so the app calls the
+ * API without CORS and a signed-in browser sends its token only to its own origin.
+ */
+export class WebApp extends Construct {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: WebAppProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+
+    this.bucket = new Bucket(this, 'Assets', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // Only build output lives here: every deploy writes it again.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    // The origin is named from the RestApi alone (not its stage), so functions may reference this distribution without a cycle.
+    const api = new HttpOrigin(`${props.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+      originPath: `/${props.stageName}`,
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      // Tutor answers stream for minutes; CloudFront's default read timeout would cut them.
+      readTimeout: Duration.seconds(60),
+      keepaliveTimeout: Duration.seconds(60),
+    });
+    const apiBehavior: BehaviorOptions = {
+      origin: api,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      // API Gateway routes on its own Host name: every viewer header and query string but Host goes through.
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    };
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Tutor Nexus: student web app and API on one origin',
+      defaultRootObject: 'index.html',
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        compress: true,
+        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+      },
+      additionalBehaviors: Object.fromEntries(API_PATH_PATTERNS.map((pattern) => [pattern, apiBehavior])),
+      // Deep links (/courses/sfu/CMPT%20225) are the app's routes: the bucket has no such object, so answer with the app.
+      errorResponses: [403, 404].map((httpStatus) => ({ httpStatus, responseHttpStatus: 200, responsePagePath: '/index.html', ttl: Duration.seconds(0) })),
+    });
+
+    // Built here, at synth, from web/src: no build output is committed and synth stays offline.
+    const outDir = mkdtempSync(path.join(os.tmpdir(), 'tn-web-app-'));
+    writeWebApp(buildWebAppSync(), outDir);
+    new BucketDeployment(this, 'Deploy', {
+      sources: [Source.asset(outDir, { exclude: ['index.html'] })],
+      destinationBucket: this.bucket,
+      cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')],
+      prune: false,
+    });
+    // index.html names the hashed assets: never cached, and written after them so it never points at a missing file.
+    new BucketDeployment(this, 'DeployIndex', {
+      sources: [Source.asset(outDir, { exclude: ['assets', 'assets/*'] })],
+      destinationBucket: this.bucket,
+      cacheControl: [CacheControl.noCache()],
+      prune: false,
+      distribution: this.distribution,
+      distributionPaths: ['/index.html', '/'],
+    }).node.addDependency(this.node.findChild('Deploy'));
+
+    this.acknowledgeFindings();
+  }
+
+  get url(): string {
+    return `https://${this.distribution.distributionDomainName}`;
+  }
+
+  private acknowledgeFindings(): void {
+    const stack = Stack.of(this);
+    // BucketDeployment's copying function is one singleton per stack, created by CDK outside this construct.
+    const bucketArn = `<${stack.getLogicalId(this.bucket.node.defaultChild as CfnElement)}.Arn>`;
+    for (const copier of stack.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'))) {
+      const why = (what: string) => `CDK's BucketDeployment copier (runs only at deploy time): ${what}`;
+      const copierFindings = Validations.of(copier);
+      copierFindings.acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: why('the basic execution policy only lets it write its own CloudWatch logs.'),
+      });
+      for (const action of ['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*']) {
+        copierFindings.acknowledge({ id: `AwsSolutions-IAM5[Action::${action}]`, reason: why('CDK grants it read on the asset and read/write on the app bucket; no other bucket.') });
+      }
+      copierFindings.acknowledge(
+        { id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]', reason: why('it reads the built app from the CDK asset bucket.') },
+        { id: `AwsSolutions-IAM5[Resource::${bucketArn}/*]`, reason: why('it writes the built app into the app bucket, every object of it.') },
+        { id: 'AwsSolutions-IAM5[Resource::*]', reason: why('CloudFront invalidations (after index.html is written) cannot be scoped to one distribution by CDK.') },
+        { id: 'AwsSolutions-L1', reason: why('its runtime is chosen and updated by CDK itself with each aws-cdk-lib release.') },
+      );
+    }
+    const validations = Validations.of(this);
+    validations.acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'The bucket holds only the public build output of the app, written by deploys; reads go through CloudFront and API calls are logged at API Gateway.',
+    });
+    validations.acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason: 'A study tool for students wherever they are: no geographic restriction is wanted.',
+    });
+    validations.acknowledge({
+      id: 'AwsSolutions-CFR2',
+      reason: 'No WAF: API Gateway throttles, the API enforces quotas and rate limits per user, and the static app has nothing to protect.',
+    });
+    validations.acknowledge({
+      id: 'AwsSolutions-CFR3',
+      reason: 'API requests are logged by API Gateway access logs; logging static asset hits adds cost and no security value.',
+    });
+    validations.acknowledge({
+      id: 'AwsSolutions-CFR4',
+      reason: 'The default CloudFront certificate (no custom domain) cannot pin a minimum TLS version; set one with a custom domain and certificate.',
+    });
+  }
+}

@@ -1,0 +1,24 @@
+import type { FetchHandler } from '../functions/shared/http/app.js';
+import { webAppBundle } from '../web/build.js';
+
+/**
+ * Serves the student web app from the bundle built in this process (on the first page request, so a
+ * server that only answers agents never builds it). Paths without a file are the app's deep links:
+ * they get index.html and the app's router picks the page, as CloudFront's fallback does in AWS.
+ */
+export function webAppHandler(): FetchHandler {
+  return async (request) => {
+    const bundle = await webAppBundle();
+    const path = new URL(request.url).pathname;
+    const asset = bundle.get(path) ?? (path.startsWith('/assets/') ? undefined : bundle.get('/index.html'));
+    if (!asset) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
+    return new Response(request.method === 'HEAD' ? null : (asset.body as Uint8Array<ArrayBuffer>), {
+      headers: {
+        'content-type': asset.contentType,
+        'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'strict-origin-when-cross-origin',
+      },
+    });
+  };
+}

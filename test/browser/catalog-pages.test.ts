@@ -1,0 +1,122 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { expectAccessible, openWebPage, screenshot, type WebPage } from '../support/web-page.js';
+
+let server: TestServer;
+let browser: Browser;
+let web: WebPage;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({}, { catalog: 'shared' }), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the web app: search, course and transfer pages (anonymous)', () => {
+  beforeAll(async () => {
+    web = await openWebPage(browser);
+  });
+  afterAll(() => web.close());
+
+  it('searches on Enter and opens a course page from a result', async () => {
+    const { page } = web;
+    await page.goto(server.url);
+    expect(await page.title()).toContain('Tutor Nexus');
+    await page.getByRole('searchbox').fill('data structures');
+    await page.keyboard.press('Enter');
+    const result = page.getByRole('link', { name: /CMPT 225/ }).first();
+    await result.waitFor();
+    expect(new URL(page.url()).searchParams.get('q')).toBe('data structures');
+    await expectAccessible(page);
+    await screenshot(page, 'web-search');
+
+    await result.click();
+    await page.getByRole('heading', { level: 1, name: /CMPT 225/ }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/courses/sfu/CMPT%20225');
+    await page.getByRole('list', { name: 'Prerequisite tree' }).waitFor();
+    expect(web.errors).toEqual([]);
+  });
+
+  it('checks the prerequisite tree against the courses I have done', async () => {
+    const { page } = web;
+    await page.getByLabel(/Add a course you have done/).fill('CMPT 125 B');
+    await page.keyboard.press('Enter');
+    await page.getByRole('list', { name: 'Prerequisite tree' }).getByText('✓ CMPT 125').waitFor();
+    await page.getByLabel(/Add a course you have done/).fill('MACM 101 B');
+    await page.keyboard.press('Enter');
+    await page.getByText('You meet these prerequisites.').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'web-course');
+    expect(web.errors).toEqual([]);
+  });
+
+  it('draws the grade distribution with suppressed bins marked', async () => {
+    const { page } = web;
+    await page.goto(`${server.url}/courses/ubc/CPSC%20110`);
+    await page.getByRole('heading', { name: 'Grade distribution' }).waitFor();
+    const chart = page.getByRole('img', { name: /average/ });
+    await chart.waitFor();
+    expect(await chart.getAttribute('aria-label')).toMatch(/\d+-\d+: \d+/);
+    await page.getByRole('heading', { name: 'Sections and instructors' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'web-course-grades');
+    expect(web.errors).toEqual([]);
+  });
+
+  it('opens a transfer deep link with the plan, partial matches and evidence', async () => {
+    const { page } = web;
+    await page.goto(`${server.url}/transfer?from=langara&to=sfu&courses=CPSC%201160,CPSC%201181`);
+    await page.getByRole('heading', { name: /^Plan: \d+(\.\d+)? credits at SFU/ }).waitFor();
+    expect(await page.getByLabel('Courses taken (comma-separated)').inputValue()).toBe('CPSC 1160, CPSC 1181');
+    expect(await page.getByRole('link', { name: /BC Transfer Guide|evidence|rule/i }).count()).toBeGreaterThan(0);
+    await expectAccessible(page);
+    await screenshot(page, 'web-transfer');
+
+    // Editing the list is a new shareable link; one course of a bundle is a partial match naming the other.
+    await page.getByLabel('Courses taken (comma-separated)').fill('CPSC 1160');
+    await page.keyboard.press('Enter');
+    await page.getByText(/Also needs: CPSC 1181/).first().waitFor();
+    expect(new URL(page.url()).searchParams.get('courses')).toBe('CPSC 1160');
+
+    await page.getByRole('button', { name: 'Compare every receiving institution' }).click();
+    await page.getByRole('table').waitFor();
+    await expectAccessible(page);
+    expect(web.errors).toEqual([]);
+  });
+
+  it('shows the ErrorResponse message for an unknown course, never a blank page', async () => {
+    const { page } = web;
+    await page.goto(`${server.url}/courses/sfu/CMPT%20999`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/CMPT 999/);
+    await expectAccessible(page);
+    // The browser itself logs the 404 response; nothing else may be an error.
+    expect(web.errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
+  });
+
+  it('is usable from the keyboard alone: skip link, then search', async () => {
+    const { page } = web;
+    await page.goto(server.url);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe('search');
+    await page.keyboard.type('linear algebra');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: /Results for/ }).waitFor();
+    await page.locator('.results a').first().waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => (document.activeElement as HTMLAnchorElement).getAttribute('href'));
+    expect(focused).toMatch(/^\/courses\//);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(focused);
+  });
+});

@@ -1,0 +1,89 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, buildSync, type BuildOptions, type OutputFile } from 'esbuild';
+
+const WEB_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+export interface WebAsset {
+  body: Uint8Array;
+  contentType: string;
+  /** Hashed names never change content: browsers and CloudFront may keep them for a year. */
+  immutable: boolean;
+}
+
+/** The built app: `/index.html` plus hashed `/assets/*` files, keyed by URL path. */
+export type WebBundle = Map<string, WebAsset>;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+const BUILD_OPTIONS: BuildOptions = {
+  entryPoints: [path.join(WEB_DIR, 'src/main.tsx')],
+  bundle: true,
+  write: false,
+  minify: true,
+  format: 'esm',
+  target: ['es2022'],
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  outdir: '/assets',
+  entryNames: 'app-[hash]',
+  legalComments: 'none',
+  logLevel: 'silent',
+  define: { 'process.env.NODE_ENV': '"production"' },
+};
+
+/**
+ * One esbuild step from web/src to a bundle held in memory: the local server serves it from there and
+ * the CDK construct writes it to a folder for the bucket, so no build output is ever stale or committed.
+ */
+export async function buildWebApp(): Promise<WebBundle> {
+  return assemble((await build(BUILD_OPTIONS)).outputFiles ?? []);
+}
+
+/** The same build, synchronously: CDK constructs are built in synchronous code. */
+export function buildWebAppSync(): WebBundle {
+  return assemble(buildSync(BUILD_OPTIONS).outputFiles ?? []);
+}
+
+function assemble(outputFiles: OutputFile[]): WebBundle {
+  const bundle: WebBundle = new Map();
+  for (const file of outputFiles) {
+    const urlPath = file.path.slice(file.path.indexOf('/assets/'));
+    bundle.set(urlPath, { body: file.contents, contentType: CONTENT_TYPES[path.extname(urlPath)] ?? 'application/octet-stream', immutable: true });
+  }
+  const script = [...bundle.keys()].find((name) => name.endsWith('.js'));
+  const style = [...bundle.keys()].find((name) => name.endsWith('.css'));
+  const template = readFileSync(path.join(WEB_DIR, 'index.html'), 'utf8');
+  const html = template
+    .replace('<!-- styles -->', style ? `<link rel="stylesheet" href="${style}">` : '')
+    .replace('<!-- script -->', `<script type="module" src="${script}"></script>`);
+  bundle.set('/index.html', { body: new TextEncoder().encode(html), contentType: CONTENT_TYPES['.html']!, immutable: false });
+  return bundle;
+}
+
+let building: Promise<WebBundle> | undefined;
+
+/** Built once per process, on first use: servers that never serve a page never pay for it. */
+export function webAppBundle(): Promise<WebBundle> {
+  building ??= buildWebApp().catch((error: unknown) => {
+    building = undefined;
+    throw error;
+  });
+  return building;
+}
+
+/** Writes a bundle to a folder (the bucket's content in the CDK app). */
+export function writeWebApp(bundle: WebBundle, outDir: string): void {
+  rmSync(outDir, { recursive: true, force: true });
+  for (const [urlPath, asset] of bundle) {
+    const file = path.join(outDir, urlPath);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, asset.body);
+  }
+}

@@ -1,0 +1,113 @@
+import { useState } from 'preact/hooks';
+import { callTool, messageOf } from '../api.js';
+import { useTool } from '../use-tool.js';
+import { ErrorNote, Panel } from './status.js';
+
+interface Credential {
+  credentialId: string;
+  provider: string;
+  label: string;
+  last4: string;
+  createdAt: string;
+}
+
+const EMPTY = { provider: 'openai', apiKey: '', label: '', baseUrl: '', model: '' };
+
+/** The user's own provider keys: shown masked to their last four, added here, deleted only after a confirmation. */
+export function ByokPanel() {
+  const [version, setVersion] = useState(0);
+  const list = useTool<{ items: Credential[] }>('tn_user_byok_list', { limit: 100 }, version);
+  const [form, setForm] = useState(EMPTY);
+  const [confirming, setConfirming] = useState<string>();
+  const [error, setError] = useState<string>();
+  const act = async (work: () => Promise<unknown>) => {
+    setError(undefined);
+    try {
+      await work();
+      setVersion((v) => v + 1);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  const add = (event: Event) => {
+    event.preventDefault();
+    const compatible = form.provider === 'openai-compatible';
+    void act(async () => {
+      await callTool('tn_user_byok_add', {
+        provider: form.provider,
+        apiKey: form.apiKey,
+        ...(form.label.trim() ? { label: form.label.trim() } : {}),
+        ...(compatible ? { baseUrl: form.baseUrl.trim(), model: form.model.trim() } : {}),
+      });
+      setForm(EMPTY);
+    });
+  };
+  const remove = (credentialId: string) =>
+    act(async () => {
+      await callTool('tn_user_byok_delete', { credentialId, confirm: 'DELETE_BYOK_CREDENTIAL' });
+      setConfirming(undefined);
+    });
+  const input = (name: keyof typeof EMPTY) => ({ id: `k-${name}`, value: form[name], onInput: (e: Event) => setForm({ ...form, [name]: (e.currentTarget as HTMLInputElement).value }) });
+  const items = list.data?.items ?? [];
+  return (
+    <Panel title="Your API keys (BYOK)" id="byok" loading={list.loading && !list.data} error={list.error}>
+      <ul class="results">
+        {items.map((c) => (
+          <li key={c.credentialId}>
+            <strong>{c.label}</strong> · {c.provider} · <span aria-label={`key ending in ${c.last4}`}>••••{c.last4}</span>{' '}
+            {confirming === c.credentialId ? (
+              <span role="group" aria-label={`Confirm deleting ${c.label}`}>
+                Delete this key for good?{' '}
+                <button type="button" class="danger" onClick={() => void remove(c.credentialId)}>
+                  Yes, delete {c.label}
+                </button>{' '}
+                <button type="button" class="secondary" onClick={() => setConfirming(undefined)}>
+                  Cancel
+                </button>
+              </span>
+            ) : (
+              <button type="button" class="secondary" onClick={() => setConfirming(c.credentialId)}>
+                Delete {c.label}
+              </button>
+            )}
+          </li>
+        ))}
+        {items.length === 0 && <li class="muted">No keys saved: the tutor uses the operator's model.</li>}
+      </ul>
+      <form class="row" onSubmit={add}>
+        <div>
+          <label for="k-provider">Provider</label>
+          <select {...input('provider')} onChange={(e) => setForm({ ...form, provider: e.currentTarget.value })}>
+            <option value="openai">OpenAI</option>
+            <option value="anthropic">Anthropic</option>
+            <option value="openai-compatible">OpenAI-compatible</option>
+          </select>
+        </div>
+        <div>
+          <label for="k-apiKey">API key</label>
+          <input {...input('apiKey')} type="password" autocomplete="off" />
+        </div>
+        <div>
+          <label for="k-label">Label</label>
+          <input {...input('label')} size={12} />
+        </div>
+        {form.provider === 'openai-compatible' && (
+          <>
+            <div>
+              <label for="k-baseUrl">Base URL</label>
+              <input {...input('baseUrl')} type="url" placeholder="http://127.0.0.1:11434/v1" />
+            </div>
+            <div>
+              <label for="k-model">Model</label>
+              <input {...input('model')} size={12} />
+            </div>
+          </>
+        )}
+        <button type="submit" disabled={!form.apiKey}>
+          Add key
+        </button>
+      </form>
+      <ErrorNote message={error} />
+    </Panel>
+  );
+}

@@ -1,0 +1,41 @@
+import { useState } from 'preact/hooks';
+
+/** The message box: Enter sends, Shift+Enter starts a new line. */
+export function Composer(props: { disabled: boolean; onSend: (message: string) => void; onDraft: (message: string) => void }) {
+  const [text, setText] = useState('');
+  const take = (use: (message: string) => void) => {
+    const message = text.trim();
+    if (!message || props.disabled) return;
+    setText('');
+    use(message);
+  };
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        take(props.onSend);
+      }}
+    >
+      <label for="composer">Message the tutor (Enter sends, Shift+Enter for a new line)</label>
+      <textarea
+        id="composer"
+        value={text}
+        onInput={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+            e.preventDefault();
+            take(props.onSend);
+          }
+        }}
+      />
+      <div class="row">
+        <button type="submit" disabled={props.disabled}>
+          Send
+        </button>
+        <button type="button" class="secondary" disabled={props.disabled} onClick={() => take(props.onDraft)}>
+          Save as draft
+        </button>
+      </div>
+    </form>
+  );
+}
