@@ -33,6 +33,9 @@ const server = await startLocalServer({
     TN_TABLE_NAME: 'tn-bench',
     TN_OPENAI_BASE_URL: provider.baseUrl,
     TN_PROMPTS_PER_DAY: '10000000',
+    // The core sample: the full one keeps loading behind a serving server for minutes, and its writes
+    // would share the machine (and the store's command counts) with what is measured.
+    TN_SAMPLE_CATALOG: 'core',
   },
 });
 const bare = await startBareSdkServer();
