@@ -7,21 +7,9 @@ import { decodeIndex } from '../../functions/course/search/index-codec.js';
 import { loadSearchIndex } from '../../functions/course/search/search-index-store.js';
 import { ingestSource } from '../../functions/ingest/ingest-source.js';
 import { sourceNamed } from '../../functions/ingest/sources.js';
-import { createStore, type Store } from '../../functions/shared/store/dynamo-client.js';
+import { createStore } from '../../functions/shared/store/dynamo-client.js';
+import { commandsDuring } from '../support/store-commands.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-
-/** The commands a store sends while `fn` runs. */
-async function commandsDuring(store: Store, fn: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const name = `count-${Math.random()}`;
-  store.doc.middlewareStack.add((next, context) => (args) => (sent.push(context.commandName ?? ''), next(args)), { step: 'initialize', name });
-  try {
-    await fn();
-  } finally {
-    store.doc.middlewareStack.remove(name);
-  }
-  return sent;
-}
 
 describe('search index artifact on the shared sample catalog', () => {
   const shared = createStore({ region: 'us-west-2', tableName: inject('sharedCatalogTable'), dynamoDbEndpoint: inject('dynamoDbEndpoint') });
@@ -32,9 +20,8 @@ describe('search index artifact on the shared sample catalog', () => {
     const artifact = await loadSearchIndex(shared, version);
     expect(artifact).toBeDefined();
     expect(decodeIndex(artifact!).size).toBeGreaterThan(1000);
-    let courses = 0;
-    const sent = await commandsDuring(shared, async () => (courses = (await catalogIndexFor(shared, version)).size));
-    expect(courses).toBeGreaterThan(1000);
+    const { result: loaded, sent } = await commandsDuring(shared, () => catalogIndexFor(shared, version));
+    expect(loaded.size).toBeGreaterThan(1000);
     expect([...new Set(sent)].sort()).toEqual(['BatchGetItemCommand', 'GetItemCommand']);
   });
 });

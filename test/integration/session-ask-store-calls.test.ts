@@ -1,14 +1,13 @@
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
+import { commandsDuring } from '../support/store-commands.js';
 import { SECOND_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 
 const OPENAI_KEY = 'sk-proj-CALLSsecretSECRETsecret0003';
 
 let server: TestServer;
 let provider: FakeProvider;
-const commands: string[] = [];
-let recording = false;
 
 beforeAll(async () => {
   provider = await startFakeProvider({ acceptKeys: [OPENAI_KEY] });
@@ -22,29 +21,13 @@ beforeAll(async () => {
     { catalog: 'shared' },
   );
   expect((await server.rest('tn_user_byok_add', { provider: 'openai', apiKey: OPENAI_KEY })).status).toBe(200);
-  server.services.store.doc.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (recording) commands.push(context.commandName ?? 'unknown');
-      return next(args);
-    },
-    { step: 'initialize', name: 'countAskCommands' },
-  );
 });
 afterAll(async () => {
   await server?.close();
   await provider?.close();
 });
 
-async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; sent: string[] }> {
-  commands.length = 0;
-  recording = true;
-  try {
-    const result = await fn();
-    return { result, sent: [...commands] };
-  } finally {
-    recording = false;
-  }
-}
+const counted = <T>(fn: () => Promise<T>) => commandsDuring(server.services.store, fn);
 
 describe('store calls of a tutoring ask (issue 14: at most 4)', () => {
   it('reads the session with its history and the caller in one read each, and writes the question (with its prompt) and the answer once each', async () => {
