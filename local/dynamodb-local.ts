@@ -19,6 +19,8 @@ const MIN_JAVA = 17;
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
 const TAIL_LINES = 50;
+/** The one file `-sharedDb` keeps every table in. */
+export const SHARED_DB_FILE = 'shared-local-instance.db';
 
 export interface DynamoDbLocalOptions {
   /** Persist tables in this directory (created if missing). Ignored by `inMemory`. */
@@ -157,7 +159,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const storage = options.inMemory || !options.dataDir ? ['-inMemory'] : ['-dbPath', path.resolve(options.dataDir)];
   if (storage[0] === '-dbPath') {
     await fs.mkdir(storage[1]!, { recursive: true });
-    await useWriteAheadLog(path.join(storage[1]!, 'shared-local-instance.db'));
+    await useWriteAheadLog(path.join(storage[1]!, SHARED_DB_FILE));
   }
   // -disableTelemetry is in this jar's -help, but 1.25.1 parses it and never reads it; the
   // Pinpoint call at startup is really gated by DDB_LOCAL_TELEMETRY=0, so set both.
@@ -221,6 +223,19 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
  * holds across restarts; an older Node without `node:sqlite` just keeps the default.
  */
 async function useWriteAheadLog(file: string): Promise<void> {
+  try {
+    await withDatabase(file, (db) => db.exec('PRAGMA journal_mode=WAL'));
+  } catch {
+    // Not fatal: DynamoDB Local works on the default journal, only slower.
+  }
+}
+
+/** Folds a stopped emulator's write-ahead log into its database file, so the file alone is the whole database. */
+export async function checkpointDatabase(dataDir: string): Promise<void> {
+  await withDatabase(path.join(dataDir, SHARED_DB_FILE), (db) => db.exec('PRAGMA wal_checkpoint(TRUNCATE)'));
+}
+
+async function withDatabase(file: string, work: (db: import('node:sqlite').DatabaseSync) => void): Promise<void> {
   const emitWarning = process.emitWarning;
   // node:sqlite announces itself as experimental on first import; that line is noise in `npm start`.
   process.emitWarning = (() => undefined) as typeof process.emitWarning;
@@ -228,12 +243,10 @@ async function useWriteAheadLog(file: string): Promise<void> {
     const { DatabaseSync } = await import('node:sqlite');
     const db = new DatabaseSync(file);
     try {
-      db.exec('PRAGMA journal_mode=WAL');
+      work(db);
     } finally {
       db.close();
     }
-  } catch {
-    // Not fatal: DynamoDB Local works on the default journal, only slower.
   } finally {
     process.emitWarning = emitWarning;
   }

@@ -18,6 +18,8 @@ import { inProcessRunner } from '../functions/shared/tools/contract-runner.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';
 import { loadSampleCatalogOnce, type SampleProgress } from './sample-catalog.js';
+import { stageFirstLoad } from './first-load.js';
+import type { SampleSet } from '../functions/ingest/sources.js';
 import { createNodeServer } from './node-http.js';
 import { webAppHandler } from './web-app.js';
 
@@ -49,7 +51,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   let dynamo: DynamoDbLocal | undefined;
   let endpoint = baseConfig.dynamoDbEndpoint;
   if (!endpoint) {
-    dynamo = await startDynamoDbLocal({ dataDir: path.join(baseConfig.dataDir, 'dynamodb') });
+    const dbDir = path.join(baseConfig.dataDir, 'dynamodb');
+    if (env.TN_SAMPLE_CATALOG !== 'off') await fillFreshDataDir(dbDir, baseConfig, env.TN_SAMPLE_CATALOG === 'core' ? 'core' : 'full', options.sampleProgress);
+    dynamo = await startDynamoDbLocal({ dataDir: dbDir });
     endpoint = dynamo.endpoint;
   }
   // Listen first: the authorization server's issuer is this server's own URL, port included.
@@ -133,6 +137,25 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   }
 }
 
+/**
+ * A data directory without a database gets the whole sample loaded before serving, in a staged copy
+ * (see stageFirstLoad); anything that goes wrong there leaves the directory as it was, and the
+ * usual load below fills it instead.
+ */
+async function fillFreshDataDir(dbDir: string, config: AppConfig, set: SampleSet, onProgress?: (progress: SampleProgress) => void): Promise<void> {
+  try {
+    await stageFirstLoad(dbDir, {
+      region: config.region,
+      tableName: config.tableName,
+      load: async (store) => {
+        await ensureTable(store.client, config.tableName);
+        await loadSampleCatalogOnce(store, { set, onProgress });
+      },
+    });
+  } catch (error) {
+    logger.warn('staged first load failed; loading in place', { error: error instanceof Error ? error.message : String(error) });
+  }
+}
 
 /** An unset TN_LOCAL_TOKEN is generated once and kept in TN_DATA_DIR so client configs survive restarts. */
 async function resolveLocalToken(dataDir: string, configured: string | undefined): Promise<{ token: string; generated: boolean }> {
