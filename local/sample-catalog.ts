@@ -16,6 +16,8 @@ export interface SampleProgress {
   phase: 'skipped' | 'loading' | 'loaded';
   index: number;
   total: number;
+  /** Files loaded or skipped so far (files load two at a time, so not always index + 1). */
+  filesDone: number;
   bytesDone: number;
   bytesTotal: number;
   run?: IngestionRun;
@@ -29,10 +31,15 @@ export interface SampleLoadOptions {
   signal?: AbortSignal;
 }
 
+/** Two files at a time: one is parsed and hashed (Node) while the other is written (DynamoDB Local). */
+const FILES_AT_ONCE = 2;
+
 /**
  * Loads each file of the shipped sample catalog the first time a store sees it, then never again:
  * re-running a file later would retire whatever newer data was ingested since from that source.
- * A release that ships new sample files loads just those.
+ * A release that ships new sample files loads just those. Files of different sources load side by
+ * side; files of one source load one after another, in order (a later snapshot after an earlier one,
+ * and runs of a source share its packs).
  */
 export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOptions | string = {}): Promise<IngestionRun[]> {
   const { dataDir = SAMPLE_DATA_DIR, set = 'full', onProgress, signal } = typeof options === 'string' ? { dataDir: options } : options;
@@ -40,23 +47,42 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
   const sizes = await Promise.all(files.map(async ({ file }) => (await stat(path.join(dataDir, file)).catch(() => undefined))?.size ?? 0));
   const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
   let bytesDone = 0;
+  let filesDone = 0;
   const runs: IngestionRun[] = [];
   const loaded = await loadedSampleFiles(store);
-  for (const [index, { source, file }] of files.entries()) {
-    const base = { file, source, index, total: files.length, bytesTotal };
-    if (loaded.has(file)) {
-      bytesDone += sizes[index]!;
-      onProgress?.({ ...base, phase: 'skipped', bytesDone });
-      continue;
-    }
-    if (signal?.aborted) break;
-    onProgress?.({ ...base, phase: 'loading', bytesDone });
-    const run = await ingestorNamed(source)!.run(store, path.join(dataDir, file));
-    runs.push(run);
-    if (run.status !== 'failed') await markSampleFileLoaded(store, file, run);
+  const pending = [...files.entries()].filter(([index, { file, source }]) => {
+    if (!loaded.has(file)) return true;
     bytesDone += sizes[index]!;
-    onProgress?.({ ...base, phase: 'loaded', bytesDone, run });
-  }
+    onProgress?.({ file, source, index, total: files.length, filesDone: ++filesDone, bytesTotal, phase: 'skipped', bytesDone });
+    return false;
+  });
+  // Index rebuilds several files ask for (a transfer pair in two snapshots) run once, after all of them.
+  const deferred = new Map<string, () => Promise<void>>();
+  const busySources = new Set<string>();
+  const loadNext = async (): Promise<void> => {
+    for (;;) {
+      if (signal?.aborted) return;
+      const at = pending.findIndex(([, { source }]) => !busySources.has(source));
+      if (at < 0) return;
+      const [index, { source, file }] = pending.splice(at, 1)[0]!;
+      const base = { file, source, index, total: files.length, bytesTotal };
+      busySources.add(source);
+      onProgress?.({ ...base, phase: 'loading', filesDone, bytesDone });
+      try {
+        const run = await ingestorNamed(source)!.run(store, path.join(dataDir, file), { deferred });
+        runs.push(run);
+        if (run.status !== 'failed') await markSampleFileLoaded(store, file, run);
+        bytesDone += sizes[index]!;
+        onProgress?.({ ...base, phase: 'loaded', filesDone: ++filesDone, bytesDone, run });
+      } finally {
+        busySources.delete(source);
+      }
+    }
+  };
+  // A worker that finds only busy sources stops; the others drain what is left.
+  await Promise.all(Array.from({ length: FILES_AT_ONCE }, loadNext));
+  while (pending.length && !signal?.aborted) await loadNext();
+  for (const work of deferred.values()) await work();
   // A cold start then loads the index instead of building it.
   if (runs.some((run) => run.catalogVersion !== undefined)) await publishCatalogIndex(store);
   return runs;
@@ -85,10 +111,10 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stdout): (
     const share = progress.bytesTotal ? progress.bytesDone / progress.bytesTotal : 1;
     const filled = Math.round(share * width);
     const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
-    const line = `Loading sample catalog ${bar} ${String(Math.round(share * 100)).padStart(3)}%  ${progress.index + (progress.phase === 'loaded' ? 1 : 0)}/${progress.total} files  ${seconds} s  ${progress.file}`;
+    const line = `Loading sample catalog ${bar} ${String(Math.round(share * 100)).padStart(3)}%  ${progress.filesDone}/${progress.total} files  ${seconds} s  ${progress.file}`;
     const columns = stream.columns || 120;
     stream.write(`\r${line.slice(0, columns - 1).padEnd(columns - 1)}`);
     drewBar = true;
-    if (progress.phase === 'loaded' && progress.index + 1 === progress.total && drewBar) stream.write('\n');
+    if (progress.phase === 'loaded' && progress.filesDone === progress.total && drewBar) stream.write('\n');
   };
 }

@@ -24,7 +24,7 @@ export async function getCourseBundle(store: Store, institution: string, code: s
     ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(institution, code) },
   });
   const bundle: CourseBundle = { institution, code, fragments: [], offerings: [], sections: [], grades: [], materials: [], extras: [] };
-  for (const item of items) {
+  for (const item of items.flatMap(storedRecords)) {
     if (item.status !== 'active') continue;
     const record = item.record as CatalogRecord | undefined;
     if (!record) {
@@ -40,6 +40,13 @@ export async function getCourseBundle(store: Store, institution: string, code: s
   // A course named only by transfer rules (e.g. at an institution without catalog data) is still known.
   const known = bundle.fragments.length + bundle.offerings.length + bundle.sections.length + bundle.grades.length + bundle.extras.length;
   return known > 0 ? bundle : undefined;
+}
+
+/** A pack's rows (each what an item of its own would hold, in the pack's partition), or the item itself. */
+function storedRecords(item: Record<string, unknown>): Record<string, unknown>[] {
+  if (item.entity !== ENTITY.catalogPack) return [item];
+  if (item.status !== 'active') return [];
+  return (item.rows as Record<string, unknown>[]).map((row) => ({ ...row, PK: item.PK }));
 }
 
 /** Every active course fragment of an institution (GSI1), for the search index. */
@@ -74,7 +81,7 @@ export async function markSampleFileLoaded(store: Store, file: string, run: { ru
 export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
     name: 'Everything about one course (fragments, offerings, sections, grades, materials, transfer listings)',
-    entity: [ENTITY.catalogRecord, ENTITY.transferListing],
+    entity: [ENTITY.catalogRecord, ENTITY.catalogPack, ENTITY.transferListing],
     operation: 'Query',
     index: 'table',
     key: { PK: catalogKeys.coursePartition(param('institution'), param('code')) },

@@ -11,6 +11,12 @@ export function ingestSource(store: Store, adapter: SourceAdapter, origin: strin
   return runIngestion(store, adapter.name, origin, (text, context) => prepareCatalog(adapter, text, context), options);
 }
 
+/**
+ * Records stored in packs: many per course, always read with the whole course. Course fragments stay
+ * items of their own (the institution index lists them); so do materials (few, edited one by one).
+ */
+const PACKED_KINDS = new Set<CatalogRecord['kind']>(['offering', 'section', 'grades']);
+
 function prepareCatalog(adapter: SourceAdapter, text: string, context: AdapterContext): PreparedBatch {
   const output = adapter.parse(text, context);
   const { valid, rejected } = validate(output.records, output.rejected);
@@ -22,9 +28,12 @@ function prepareCatalog(adapter: SourceAdapter, text: string, context: AdapterCo
     institutions,
     items: valid.map((record) => {
       const key = catalogKeys.record(record.institution, record.code, recordId(record));
+      const scope = adapter.scopeOf?.(record, context) ?? 'all';
+      const packScope = PACKED_KINDS.has(record.kind) ? (adapter.packScopeOf?.(record, context) ?? scope) : undefined;
       return {
         ...key,
-        scope: adapter.scopeOf?.(record, context) ?? 'all',
+        scope,
+        ...(packScope === undefined ? {} : { pack: { key: catalogKeys.recordPack(record.kind, adapter.name, packScope), scope: packScope } }),
         hash: contentHash(record),
         attributes: {
           ...(record.kind === 'course' ? catalogKeys.byInstitution(record.institution, record.code, record.provenance.source) : {}),

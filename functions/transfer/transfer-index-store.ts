@@ -42,6 +42,11 @@ export async function refreshTransferIndexes(store: Store, pairs: { sender: stri
   return written;
 }
 
+/** Until a pair's index is rebuilt, its readers use the course listings (a rebuild deferred never serves a stale index). */
+export async function invalidateTransferIndex(store: Store, pair: { sender: string; receiver: string }): Promise<void> {
+  await deleteAll(store, [catalogKeys.transferIndexMarker(pair.sender, pair.receiver)]);
+}
+
 /** The pairs among these whose indexes were never built. */
 export async function unindexedPairs(store: Store, pairs: { sender: string; receiver: string }[]): Promise<{ sender: string; receiver: string }[]> {
   const markers = await getItems(store, pairs.map((pair) => catalogKeys.transferIndexMarker(pair.sender, pair.receiver)));

@@ -5,7 +5,7 @@ import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import { logger } from '../shared/observability.js';
 import { parseBctgFile } from './bctg-adapters.js';
-import { refreshTransferIndexes, unindexedPairs } from './transfer-index-store.js';
+import { invalidateTransferIndex, refreshTransferIndexes, unindexedPairs } from './transfer-index-store.js';
 import type { TransferRule } from './rule-model.js';
 
 export const TRANSFER_SOURCE = 'bctransferguide';
@@ -33,11 +33,21 @@ export async function ingestTransferRules(store: Store, origin: string, options:
   // The pairs this run changed, and any never indexed (data from before indexes existed).
   const changed = run.counts.written + run.counts.retired > 0;
   const stale = changed ? [...pairs.values()] : await unindexedPairs(store, [...pairs.values()]);
-  try {
-    await refreshTransferIndexes(store, stale);
-  } catch (error) {
-    // Readers fall back to the course listings for a pair without a complete index.
-    logger.warn('transfer index refresh failed', { origin, error: error instanceof Error ? error.message : String(error) });
+  for (const pair of stale) {
+    const refresh = async () => {
+      try {
+        await refreshTransferIndexes(store, [pair]);
+      } catch (error) {
+        // Readers fall back to the course listings for a pair without a complete index.
+        logger.warn('transfer index refresh failed', { origin, error: error instanceof Error ? error.message : String(error) });
+      }
+    };
+    if (!options.deferred) {
+      await refresh();
+      continue;
+    }
+    if (changed) await invalidateTransferIndex(store, pair);
+    options.deferred.set(`transfer-index:${pair.sender}->${pair.receiver}`, refresh);
   }
   return run;
 }

@@ -122,6 +122,24 @@ describe('BC Transfer Guide ingestion', () => {
     }
   });
 
+  it('defers the pair index rebuild to the caller, serving the listings (never a stale index) until it runs', async () => {
+    const marker = { PK: 'TRANSFER#langara#uvic', SK: 'INDEXED' };
+    const markerNow = async () => (await unrecorded(() => server.services.store.doc.send(new GetCommand({ TableName: server.config.tableName, Key: marker })))).Item;
+    await ingestTransferRules(server.services.store, await writeRows('uvic-first.json', cpscTo('UVIC').slice(0, 3)));
+    expect(await markerNow()).toBeDefined();
+
+    const deferred = new Map<string, () => Promise<void>>();
+    const run = await ingestTransferRules(server.services.store, await writeRows('uvic-more.json', cpscTo('UVIC').slice(0, 6)), { deferred });
+    expect(run.counts.written).toBeGreaterThan(0);
+    expect([...deferred.keys()]).toEqual(['transfer-index:langara->uvic']);
+    expect(await markerNow()).toBeUndefined();
+    const before = await server.rest('tn_transfer_resolve', { sourceInstitution: 'langara', targetInstitution: 'uvic', sourceCourses: ['CPSC 1150'], asOfDate: '2023-01-03' }, null);
+    expect(before.status).toBe(200);
+
+    for (const work of deferred.values()) await work();
+    expect((await markerNow())?.courses).toEqual(expect.arrayContaining([...new Set(cpscTo('UVIC').slice(0, 6).map((r) => `${r.subject} ${r.course_code}`))]));
+  });
+
   it('quarantines malformed rows and loads the rest', async () => {
     const rows = [...cpscTo('UVIC').slice(0, 5), { subject: 'CPSC', destination: 'UVIC' }];
     const run = await ingestTransferRules(server.services.store, await writeRows('bad.json', rows));

@@ -8,7 +8,7 @@ function fakeStream(isTTY: boolean) {
 }
 
 const run = { runId: 'r', source: 's', origin: 'o', status: 'succeeded' as const, startedAt: '', finishedAt: '', durationMs: 1500, counts: { parsed: 10, written: 9, unchanged: 1, retired: 0, rejected: 2 }, errors: [] };
-const step = (phase: SampleProgress['phase'], index: number, bytesDone: number): SampleProgress => ({ file: `f${index}.json`, source: 's', phase, index, total: 2, bytesDone, bytesTotal: 100, ...(phase === 'loaded' ? { run } : {}) });
+const step = (phase: SampleProgress['phase'], index: number, bytesDone: number): SampleProgress => ({ file: `f${index}.json`, source: 's', phase, index, total: 2, filesDone: bytesDone === 100 ? 2 : bytesDone > 0 ? 1 : 0, bytesDone, bytesTotal: 100, ...(phase === 'loaded' ? { run } : {}) });
 
 describe('sample catalog progress', () => {
   it('draws one redrawn bar on a TTY, ending the line after the last file', () => {

@@ -183,4 +183,10 @@ export interface SourceAdapter {
    * Defaults to one scope for the whole source.
    */
   scopeOf?(record: CatalogRecord, context: AdapterContext): string;
+  /**
+   * Where an offering, section or grade row is stored: records of one course with the same pack scope
+   * share one item. Defaults to the record's scope; a coarser one (a grade row's campus and subject,
+   * across sessions) makes fewer, larger items.
+   */
+  packScopeOf?(record: CatalogRecord, context: AdapterContext): string;
 }

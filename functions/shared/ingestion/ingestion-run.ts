@@ -36,6 +36,12 @@ export interface PreparedBatch {
 export interface RunOptions {
   now?: () => Date;
   load?: LoadOptions;
+  /**
+   * Follow-up work a run asks for (e.g. rebuilding a transfer pair's index), keyed so several runs
+   * asking for the same work leave one entry: a caller loading many files passes a map and runs
+   * what it collected once at the end; without one, each run does its own at once.
+   */
+  deferred?: Map<string, () => Promise<void>>;
 }
 
 const MAX_QUARANTINED_PER_RUN = 500;

@@ -4,6 +4,7 @@ import { catalogKeys, ENTITY } from '../store/keys.js';
 import { queryAll } from '../store/query-all.js';
 import { putAll } from '../store/batch-writes.js';
 import { declareAccessPatterns, param } from '../store/access-patterns.js';
+import { groupId, isPackItem, packItems, rowsOf, type PackGroup, type StoredRow } from './record-packs.js';
 
 /**
  * What becomes of an active item the run's scopes own but the source no longer lists: retired (the
@@ -16,6 +17,8 @@ export interface OwnedItem {
   PK: string;
   SK: string;
   scope: string;
+  /** Stored as a row of a pack (record-packs.ts) rather than as an item of its own. */
+  pack?: { key: string; scope: string };
   /** Hash of the content (never of the ingestion time): equal hash, nothing to write. */
   hash: string;
   /** Attributes to store besides keys, ownership and status (entity, record, index keys…). */
@@ -24,61 +27,123 @@ export interface OwnedItem {
 
 const SCOPE_READS_AT_ONCE = 8;
 
+interface Existing {
+  row: StoredRow;
+  /** The pack group holding it; undefined for an item of its own. */
+  group?: string;
+}
+
 /**
  * Writes what changed, skips what did not, and retires (never deletes) what the source owned in the
  * scopes it sent and no longer has. Scopes not sent are left alone, so one file never retires
  * another's records and a file that failed to parse retires nothing; what the source no longer
- * lists is settled by the run's policy (`settleUnlisted`).
+ * lists is settled by the run's policy (`settleUnlisted`). Rows stored in packs follow the same
+ * rules row by row; a row found stored the other way (an item before packs, say) moves, and its old
+ * item is retired.
  */
 export async function reconcile(store: Store, source: string, items: OwnedItem[], ingestedAt: string, settleUnlisted: UnlistedPolicy = () => 'retire') {
-  const existing = new Map<string, Record<string, unknown>>();
+  const runScopes = new Set(items.map((i) => i.scope));
+  const stored = await readOwned(store, source, new Set([...runScopes, ...items.flatMap((i) => (i.pack ? [i.pack.scope] : []))]));
+
+  const existing = new Map<string, Existing>();
+  const groups = new Map<string, PackGroup>();
+  const groupOf = (pk: string, key: string, scope: string) => {
+    const id = groupId(pk, key);
+    if (!groups.has(id)) groups.set(id, { PK: pk, key, scope, rows: new Map(), storedParts: new Set() });
+    return groups.get(id)!;
+  };
+  // A row moved into a pack leaves its old item behind, retired, under the same key: the live one counts.
+  const remember = (key: string, entry: Existing) => {
+    const current = existing.get(key);
+    const rank = (e: Existing) => (e.row.status === 'active' ? 2 : 0) + (e.group ? 1 : 0);
+    if (!current || rank(entry) > rank(current)) existing.set(key, entry);
+  };
+  for (const item of stored.values()) {
+    if (!isPackItem(item)) {
+      remember(`${item.PK}|${item.SK}`, { row: item as StoredRow });
+      continue;
+    }
+    const group = groupOf(String(item.PK), String(item.packKey), String(item.packScope));
+    group.storedParts.add(String(item.SK));
+    for (const row of rowsOf(item)) {
+      group.rows.set(row.SK, row);
+      remember(`${item.PK}|${row.SK}`, { row, group: groupId(group.PK, group.key) });
+    }
+  }
+
+  const toWrite: Record<string, unknown>[] = [];
+  const changedGroups = new Set<string>();
+  const retire = (entry: Existing) => settle(entry, { ...entry.row, status: 'retired', retiredAt: ingestedAt });
+  const settle = (entry: Existing, row: StoredRow) => {
+    if (!entry.group) return void toWrite.push(row);
+    groups.get(entry.group)!.rows.set(row.SK, row);
+    changedGroups.add(entry.group);
+  };
+  let unchanged = 0;
+  for (const item of items) {
+    const previous = existing.get(`${item.PK}|${item.SK}`);
+    existing.delete(`${item.PK}|${item.SK}`);
+    const target = item.pack ? groupOf(item.PK, item.pack.key, item.pack.scope) : undefined;
+    const targetId = target && groupId(target.PK, target.key);
+    if (previous && previous.row.contentHash === item.hash && previous.row.status === 'active' && previous.group === targetId) {
+      unchanged++;
+      continue;
+    }
+    const row: StoredRow = { ...item.attributes, SK: item.SK, status: 'active', contentHash: item.hash, firstSeenAt: previous?.row.firstSeenAt ?? ingestedAt };
+    if (target) {
+      target.rows.set(item.SK, { ...row, scope: item.scope });
+      changedGroups.add(targetId!);
+    } else {
+      toWrite.push({ ...row, PK: item.PK, ...catalogKeys.bySource(source, item.scope, item.PK, item.SK) });
+    }
+    // Stored the other way before: the old place no longer speaks for it.
+    if (previous && previous.group !== targetId) {
+      if (previous.group) {
+        groups.get(previous.group)!.rows.delete(item.SK);
+        changedGroups.add(previous.group);
+      } else if (previous.row.status === 'active') {
+        toWrite.push({ ...previous.row, status: 'retired', retiredAt: ingestedAt, movedTo: target?.key });
+      }
+    }
+  }
+  let retired = 0;
+  let rewritten = 0;
+  for (const entry of existing.values()) {
+    // A pack may hold rows of scopes this run did not send: those are not this run's to settle.
+    if (entry.row.status !== 'active' || (entry.group && !runScopes.has(String(entry.row.scope)))) continue;
+    const settled = settleUnlisted(entry.row);
+    if (settled === 'retire') {
+      retire(entry);
+      retired++;
+    } else if (settled !== 'keep') {
+      settle(entry, settled as StoredRow);
+      rewritten++;
+    }
+  }
+  for (const id of changedGroups) toWrite.push(...packItems(source, groups.get(id)!));
+  await putAll(store, toWrite);
+  return { written: items.length - unchanged + rewritten, unchanged, retired };
+}
+
+/** Everything the source owns in the given scopes (GSI2), several scopes at a time. */
+async function readOwned(store: Store, source: string, scopes: Set<string>): Promise<Map<string, Record<string, unknown>>> {
   // A combined file can carry thousands of scopes (UBC grades 2021–2025: one per campus, session and
   // subject), so scopes are read several at a time rather than one after another.
-  const scopes = [...new Set(items.map((i) => i.scope))];
-  let next = 0;
+  const pending = [...scopes];
+  const owned = new Map<string, Record<string, unknown>>();
   await Promise.all(
-    Array.from({ length: Math.min(SCOPE_READS_AT_ONCE, scopes.length) }, async () => {
-      while (next < scopes.length) {
-        const scope = scopes[next++]!;
-        const owned = await queryAll(store, {
+    Array.from({ length: Math.min(SCOPE_READS_AT_ONCE, pending.length) }, async () => {
+      for (let scope = pending.pop(); scope !== undefined; scope = pending.pop()) {
+        const items = await queryAll(store, {
           IndexName: 'GSI2',
           KeyConditionExpression: 'GSI2PK = :pk',
           ExpressionAttributeValues: { ':pk': catalogKeys.sourceScope(source, scope) },
         });
-        for (const item of owned) existing.set(`${item.PK}|${item.SK}`, item);
+        for (const item of items) owned.set(`${item.PK}|${item.SK}`, item);
       }
     }),
   );
-
-  const toWrite: Record<string, unknown>[] = [];
-  let unchanged = 0;
-  for (const item of items) {
-    const key = `${item.PK}|${item.SK}`;
-    const previous = existing.get(key);
-    existing.delete(key);
-    if (previous && previous.contentHash === item.hash && previous.status === 'active') {
-      unchanged++;
-      continue;
-    }
-    toWrite.push({
-      ...item.attributes,
-      PK: item.PK,
-      SK: item.SK,
-      ...catalogKeys.bySource(source, item.scope, item.PK, item.SK),
-      status: 'active',
-      contentHash: item.hash,
-      firstSeenAt: previous?.firstSeenAt ?? ingestedAt,
-    });
-  }
-  const toRetire: Record<string, unknown>[] = [];
-  for (const item of existing.values()) {
-    if (item.status !== 'active') continue;
-    const settled = settleUnlisted(item);
-    if (settled === 'retire') toRetire.push({ ...item, status: 'retired', retiredAt: ingestedAt });
-    else if (settled !== 'keep') toWrite.push(settled);
-  }
-  await putAll(store, [...toWrite, ...toRetire]);
-  return { written: toWrite.length, unchanged, retired: toRetire.length };
+  return owned;
 }
 
 /** Hash of a value with keys sorted, so the same content always hashes the same. */
@@ -101,7 +166,7 @@ function stableJson(value: unknown): string {
 export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
     name: 'What a source owns within a scope',
-    entity: [ENTITY.catalogRecord, ENTITY.transferRule, ENTITY.transferListing],
+    entity: [ENTITY.catalogRecord, ENTITY.catalogPack, ENTITY.transferRule, ENTITY.transferListing],
     operation: 'Query',
     index: 'GSI2',
     key: { GSI2PK: catalogKeys.sourceScope(param('source'), param('scope...')) },
@@ -110,7 +175,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   },
   {
     name: 'Write what a source changed or retired',
-    entity: [ENTITY.catalogRecord, ENTITY.transferRule, ENTITY.transferListing],
+    entity: [ENTITY.catalogRecord, ENTITY.catalogPack, ENTITY.transferRule, ENTITY.transferListing],
     operation: 'BatchWriteItem',
     index: 'table',
     keys: [catalogKeys.record(param('institution'), param('code'), param('recordId...')), catalogKeys.transferRule(param('ruleId'))],

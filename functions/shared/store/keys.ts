@@ -11,6 +11,7 @@ export const ENTITY = {
   quotaCounter: 'QuotaCounter',
   personalAccessToken: 'PersonalAccessToken',
   catalogRecord: 'CatalogRecord',
+  catalogPack: 'CatalogPack',
   institution: 'Institution',
   ingestionRun: 'IngestionRun',
   quarantinedRecord: 'QuarantinedRecord',
@@ -54,6 +55,11 @@ export const catalogKeys = {
     PK: catalogKeys.coursePartition(institution, code),
     SK: recordId,
   }),
+  /**
+   * One item holding many records of a course that are always read together (a source's offerings,
+   * a term's sections, a campus's grade rows): DynamoDB Local writes items, not bytes, one at a time.
+   */
+  recordPack: (kind: string, source: string, scope: string) => `pack#${kind}#${source}#${scope}`,
   /** GSI1 lists an institution's course fragments (search index, similar courses). */
   byInstitution: (institution: string, code: string, source: string) => ({ GSI1PK: `CATALOG#${institution}`, GSI1SK: `${code}#${source}` }),
   institutionCatalog: (institution: string) => `CATALOG#${institution}`,

@@ -1,0 +1,65 @@
+import { catalogKeys, ENTITY } from '../store/keys.js';
+
+/**
+ * A pack is one item holding many owned rows of one partition (`rows`), each row what would otherwise
+ * be an item of its own: its SK, fine scope, content hash, status and attributes. A pack is owned
+ * (GSI2) under its pack scope, which may span several fine scopes: a run settles only the rows of the
+ * scopes it sent and carries the others over untouched. A pack too large for one item is split into
+ * parts (`<key>`, `<key>#2`, …); a part left over after a shrink stays, retired and empty.
+ */
+export type StoredRow = Record<string, unknown> & { SK: string; scope?: string; status?: string; contentHash?: string; firstSeenAt?: string };
+
+/** Under DynamoDB's 400 KB item limit with room for keys and attribute names. */
+const PART_BUDGET_BYTES = 300_000;
+
+export interface PackGroup {
+  PK: string;
+  key: string;
+  scope: string;
+  rows: Map<string, StoredRow>;
+  /** SKs of the parts stored now (all rewritten, or retired when no longer needed). */
+  storedParts: Set<string>;
+}
+
+export const isPackItem = (item: Record<string, unknown>): boolean => item.entity === ENTITY.catalogPack;
+
+export const groupId = (pk: string, key: string) => `${pk}|${key}`;
+
+/** The rows a stored pack part holds, each seen with its pack's owner (what a settle policy reads). */
+export function rowsOf(part: Record<string, unknown>): StoredRow[] {
+  const rows = (part.rows ?? []) as StoredRow[];
+  return rows.map((row) => ({ ...row, PK: part.PK, GSI2PK: part.GSI2PK }));
+}
+
+/** The items that store a group's rows, sorted by SK and cut into parts that fit an item. */
+export function packItems(source: string, group: PackGroup): Record<string, unknown>[] {
+  const rows = [...group.rows.values()].sort((a, b) => (a.SK < b.SK ? -1 : a.SK > b.SK ? 1 : 0)).map(({ PK: _pk, GSI2PK: _owner, ...row }) => row);
+  const parts: StoredRow[][] = [[]];
+  let bytes = 0;
+  for (const row of rows) {
+    const size = JSON.stringify(row).length;
+    if (bytes + size > PART_BUDGET_BYTES && parts.at(-1)!.length) {
+      parts.push([]);
+      bytes = 0;
+    }
+    parts.at(-1)!.push(row);
+    bytes += size;
+  }
+  const partSk = (index: number) => (index === 0 ? group.key : `${group.key}#${index + 1}`);
+  const items = parts.map((partRows, index) => packItem(source, group, partSk(index), { status: 'active', rows: partRows }));
+  const written = new Set(items.map((item) => item.SK));
+  for (const sk of group.storedParts) if (!written.has(sk)) items.push(packItem(source, group, sk, { status: 'retired', rows: [] }));
+  return items;
+}
+
+function packItem(source: string, group: PackGroup, sk: string, content: { status: string; rows: StoredRow[] }): Record<string, unknown> {
+  return {
+    PK: group.PK,
+    SK: sk,
+    entity: ENTITY.catalogPack,
+    packKey: group.key,
+    packScope: group.scope,
+    ...catalogKeys.bySource(source, group.scope, group.PK, sk),
+    ...content,
+  };
+}

@@ -1,0 +1,129 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCourseBundle } from '../../functions/course/catalog-store.js';
+import { isPackItem, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
+import { reconcile, stableHash, type OwnedItem } from '../../functions/shared/ingestion/reconcile.js';
+import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+/**
+ * Records stored as rows of packs keep the item-level guarantees: an unchanged re-run writes nothing,
+ * a changed row updates, a vanished row retires (kept), and a pack shared by several scopes (a
+ * course's grade history across sessions) is settled only for the scopes a run sent.
+ */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+let runs = 0;
+const AT = () => `2026-11-24T00:00:${String(runs++).padStart(2, '0')}.000Z`;
+
+/** A grade row of a made-up institution, so the shared catalog's data is never touched. */
+function gradeRow(institution: string, code: string, term: string, section: string, average: number, packed = true): OwnedItem {
+  const record = {
+    kind: 'grades',
+    institution,
+    code,
+    term,
+    section,
+    average,
+    enrolled: 30,
+    provenance: { source: 'test-grades', sourceRecordId: `${code} ${term} ${section}` },
+  };
+  const scope = `${institution}:${term}:${code.split(' ')[0]}`;
+  const packScope = `${institution}:${code.split(' ')[0]}`;
+  return {
+    ...catalogKeys.record(institution, code, `grades#${term}#${section}`),
+    scope,
+    ...(packed ? { pack: { key: catalogKeys.recordPack('grades', 'test-grades', packScope), scope: packScope } } : {}),
+    hash: stableHash(record),
+    attributes: { entity: ENTITY.catalogRecord, record },
+  };
+}
+
+const storedIn = async (institution: string, code: string) => {
+  const result = await unrecorded(() =>
+    server.services.store.doc.send(
+      new QueryCommand({
+        TableName: server.config.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(institution, code) },
+      }),
+    ),
+  );
+  const items = result.Items ?? [];
+  return { items, records: items.flatMap((item) => (isPackItem(item) ? rowsOf(item) : [item])).filter((item) => item.entity === ENTITY.catalogRecord) };
+};
+
+describe('records stored in packs', () => {
+  it('keeps a course across sessions in one item and settles only the sessions a run sent', async () => {
+    const store = server.services.store;
+    const fall = [gradeRow('packu', 'ABC 100', '2024-fall', '001', 70), gradeRow('packu', 'ABC 100', '2024-fall', '002', 71), gradeRow('packu', 'ABC 200', '2024-fall', '001', 60)];
+    const spring = [gradeRow('packu', 'ABC 100', '2025-spring', '001', 72)];
+    expect(await reconcile(store, 'test-grades', fall, AT())).toEqual({ written: 3, unchanged: 0, retired: 0 });
+    expect(await reconcile(store, 'test-grades', spring, AT())).toEqual({ written: 1, unchanged: 0, retired: 0 });
+    const abc100 = await storedIn('packu', 'ABC 100');
+    expect(abc100.items).toHaveLength(1);
+    expect(abc100.records.map((r) => r.SK).sort()).toEqual(['grades#2024-fall#001', 'grades#2024-fall#002', 'grades#2025-spring#001']);
+
+    // Unchanged: nothing written. Fall again without section 002 and with 001 changed.
+    expect(await reconcile(store, 'test-grades', fall, AT())).toEqual({ written: 0, unchanged: 3, retired: 0 });
+    const revised = [gradeRow('packu', 'ABC 100', '2024-fall', '001', 75), fall[2]!];
+    expect(await reconcile(store, 'test-grades', revised, AT())).toEqual({ written: 1, unchanged: 1, retired: 1 });
+    const after = await storedIn('packu', 'ABC 100');
+    const bySk = new Map(after.records.map((r) => [r.SK, r]));
+    expect(bySk.get('grades#2024-fall#002')).toMatchObject({ status: 'retired', retiredAt: expect.any(String) });
+    expect(bySk.get('grades#2024-fall#001')).toMatchObject({ status: 'active', record: expect.objectContaining({ average: 75 }) });
+    // The spring row shares the pack but not the run's scope: untouched.
+    expect(bySk.get('grades#2025-spring#001')).toMatchObject({ status: 'active', record: expect.objectContaining({ average: 72 }) });
+
+    const bundle = await getCourseBundle(store, 'packu', 'ABC 100');
+    expect(bundle?.grades.map((g) => `${g.term}#${(g as { section: string }).section}`).sort()).toEqual(['2024-fall#001', '2025-spring#001']);
+  });
+
+  it('moves rows stored as items of their own into a pack, retiring the old items (never twice in a read)', async () => {
+    const store = server.services.store;
+    const rows = [gradeRow('packm', 'XYZ 101', '2023-fall', '001', 65, false), gradeRow('packm', 'XYZ 101', '2023-fall', '002', 66, false)];
+    await reconcile(store, 'test-grades', rows, AT());
+    const before = await storedIn('packm', 'XYZ 101');
+    expect(before.items.filter(isPackItem)).toHaveLength(0);
+
+    const packed = rows.map((row) => ({ ...row, pack: { key: catalogKeys.recordPack('grades', 'test-grades', 'packm:XYZ'), scope: 'packm:XYZ' } }));
+    expect(await reconcile(store, 'test-grades', packed, AT())).toMatchObject({ written: 2, retired: 0 });
+    const after = await storedIn('packm', 'XYZ 101');
+    const oldItems = after.items.filter((item) => !isPackItem(item));
+    expect(oldItems.map((item) => item.status)).toEqual(['retired', 'retired']);
+    expect(after.items.filter(isPackItem).flatMap(rowsOf).map((row) => row.status)).toEqual(['active', 'active']);
+    expect((await getCourseBundle(store, 'packm', 'XYZ 101'))?.grades).toHaveLength(2);
+    // And the next run finds everything where it belongs.
+    expect(await reconcile(store, 'test-grades', packed, AT())).toEqual({ written: 0, unchanged: 2, retired: 0 });
+  });
+
+  it('splits a pack too large for one item into parts, and retires a part it no longer needs', async () => {
+    const store = server.services.store;
+    const rows = (padding: string) =>
+      Array.from({ length: 120 }, (_, i) => {
+        const row = gradeRow('packs', 'BIG 100', '2024-fall', String(i).padStart(3, '0'), 50 + (i % 40));
+        return { ...row, hash: stableHash([row.hash, padding]), attributes: { ...row.attributes, padding } };
+      });
+    await reconcile(store, 'test-grades', rows('x'.repeat(4_000)), AT());
+    const split = await storedIn('packs', 'BIG 100');
+    expect(split.items.length).toBeGreaterThan(1);
+    expect(split.records).toHaveLength(120);
+    expect((await getCourseBundle(store, 'packs', 'BIG 100'))?.grades).toHaveLength(120);
+
+    // The same rows, smaller: they fit one item again, and the other parts are left retired and empty.
+    expect(await reconcile(store, 'test-grades', rows(''), AT())).toEqual({ written: 120, unchanged: 0, retired: 0 });
+    const after = await storedIn('packs', 'BIG 100');
+    expect(after.items.filter((item) => item.status === 'active')).toHaveLength(1);
+    expect(after.items.filter((item) => item.status === 'retired').every((item) => (item.rows as unknown[]).length === 0)).toBe(true);
+    expect(after.items).toHaveLength(split.items.length);
+    expect(after.records.filter((r) => r.status === 'active')).toHaveLength(120);
+    expect((await getCourseBundle(store, 'packs', 'BIG 100'))?.grades).toHaveLength(120);
+  });
+});
