@@ -82,9 +82,13 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
   // A worker that finds only busy sources stops; the others drain what is left.
   await Promise.all(Array.from({ length: FILES_AT_ONCE }, loadNext));
   while (pending.length && !signal?.aborted) await loadNext();
-  for (const work of deferred.values()) await work();
-  // A cold start then loads the index instead of building it.
-  if (runs.some((run) => run.catalogVersion !== undefined)) await publishCatalogIndex(store);
+  const rebuildIndexes = async () => {
+    for (const work of deferred.values()) await work();
+  };
+  // A cold start then loads the search index instead of building it. Built beside the transfer
+  // indexes: one is mostly Node's work (ranking, gzip), the other mostly the table's (writes).
+  const changed = runs.some((run) => run.catalogVersion !== undefined);
+  await Promise.all([rebuildIndexes(), changed ? publishCatalogIndex(store) : undefined]);
   return runs;
 }
 

@@ -39,6 +39,8 @@ export interface DomainFunctionProps {
   logRetention?: RetentionDays;
   /** Repository folders copied into the bundle (e.g. the sample data an ingestion function loads). */
   copyIntoBundle?: string[];
+  /** At most this many at once (unset: the account's pool). */
+  reservedConcurrentExecutions?: number;
 }
 
 
@@ -74,6 +76,7 @@ export class DomainFunction extends Construct {
       memorySize: props.memorySize ?? 1024,
       timeout: props.timeout ?? Duration.seconds(30),
       tracing: Tracing.ACTIVE,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       logGroup: this.logGroup,
       role: this.role,
       bundling: {

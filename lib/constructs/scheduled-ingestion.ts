@@ -48,6 +48,8 @@ export class ScheduledIngestion extends Construct {
         memorySize: 1024,
         environment: { TN_INGEST_SOURCE: source, TN_INGEST_ORIGINS: JSON.stringify(origins) },
         copyIntoBundle: origins.some((o) => o.startsWith('data/')) ? ['data/sample'] : undefined,
+        // Runs of one source share its record packs: a retry or a late schedule waits for the run in progress.
+        reservedConcurrentExecutions: 1,
       });
       new Rule(this, `${pascal(source)}Schedule`, {
         schedule: Schedule.rate(props.every),

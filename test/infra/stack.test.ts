@@ -178,7 +178,10 @@ describe('TutorNexus stack', () => {
       const env = environmentOf(fn.fn);
       expect(env.TN_INGEST_SOURCE).toBe(source);
       expect(JSON.parse(env.TN_INGEST_ORIGINS).length).toBeGreaterThan(0);
+      // One run of a source at a time: its runs rewrite the same record packs.
+      expect(template.toJSON().Resources[logicalId(fn.fn)].Properties.ReservedConcurrentExecutions).toBe(1);
     }
+    for (const fn of Object.values(stack.functions)) expect(template.toJSON().Resources[logicalId(fn.fn)].Properties.ReservedConcurrentExecutions).toBeUndefined();
     template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     expect(alarms.filter((a) => a.Namespace === 'AWS/SQS' && a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(1);
