@@ -1,7 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCourseBundle } from '../../functions/course/catalog-store.js';
-import { isPackItem, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
+import { isPackItem, packItems, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
+import { putAll } from '../../functions/shared/store/batch-writes.js';
 import { reconcile, stableHash, type OwnedItem } from '../../functions/shared/ingestion/reconcile.js';
 import { unrecorded } from '../../functions/shared/store/command-recorder.js';
 import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
@@ -102,6 +103,22 @@ describe('records stored in packs', () => {
     expect((await getCourseBundle(store, 'packm', 'XYZ 101'))?.grades).toHaveLength(2);
     // And the next run finds everything where it belongs.
     expect(await reconcile(store, 'test-grades', packed, AT())).toEqual({ written: 0, unchanged: 2, retired: 0 });
+  });
+
+  it('retires an old item left active beside its pack row (a move cut short), so a read never sees it twice', async () => {
+    const store = server.services.store;
+    const row = gradeRow('packc', 'CUT 101', '2023-fall', '001', 65, false);
+    await reconcile(store, 'test-grades', [row], AT());
+    const packed = { ...row, pack: { key: catalogKeys.recordPack('grades', 'test-grades', 'packc:CUT'), scope: 'packc:CUT' } };
+    // The pack landed, the old item's retirement did not.
+    const group = { PK: row.PK, key: packed.pack.key, scope: packed.pack.scope, rows: new Map([[row.SK, { ...row.attributes, SK: row.SK, scope: row.scope, status: 'active', contentHash: row.hash, firstSeenAt: '2026-01-01T00:00:00.000Z' }]]), storedParts: new Set<string>() };
+    await unrecorded(() => putAll(store, packItems('test-grades', group)));
+    expect((await getCourseBundle(store, 'packc', 'CUT 101'))?.grades).toHaveLength(2);
+
+    expect(await reconcile(store, 'test-grades', [packed], AT())).toEqual({ written: 0, unchanged: 1, retired: 0 });
+    const after = await storedIn('packc', 'CUT 101');
+    expect(after.items.filter((item) => !isPackItem(item)).map((item) => [item.status, item.movedTo])).toEqual([['retired', packed.pack.key]]);
+    expect((await getCourseBundle(store, 'packc', 'CUT 101'))?.grades).toHaveLength(1);
   });
 
   it('splits a pack too large for one item into parts, and retires a part it no longer needs', async () => {

@@ -52,11 +52,15 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
     if (!groups.has(id)) groups.set(id, { PK: pk, key, scope, rows: new Map(), storedParts: new Set() });
     return groups.get(id)!;
   };
-  // A row moved into a pack leaves its old item behind, retired, under the same key: the live one counts.
+  // A row moved into a pack leaves its old item behind, retired, under the same key: the live one
+  // counts, and an old item still active beside its pack row (a move cut short) is retired now.
+  const shadowed: Record<string, unknown>[] = [];
   const remember = (key: string, entry: Existing) => {
     const current = existing.get(key);
     const rank = (e: Existing) => (e.row.status === 'active' ? 2 : 0) + (e.group ? 1 : 0);
-    if (!current || rank(entry) > rank(current)) existing.set(key, entry);
+    const [kept, dropped] = !current || rank(entry) > rank(current) ? [entry, current] : [current, entry];
+    existing.set(key, kept);
+    if (dropped && !dropped.group && dropped.row.status === 'active' && kept.group) shadowed.push({ ...dropped.row, status: 'retired', retiredAt: ingestedAt, movedTo: groups.get(kept.group)!.key });
   };
   for (const item of stored.values()) {
     if (!isPackItem(item)) {
@@ -121,7 +125,7 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
     }
   }
   for (const id of changedGroups) toWrite.push(...packItems(source, groups.get(id)!));
-  await putAll(store, toWrite);
+  await putAll(store, [...toWrite, ...shadowed]);
   return { written: items.length - unchanged + rewritten, unchanged, retired };
 }
 

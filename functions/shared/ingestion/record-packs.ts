@@ -25,10 +25,11 @@ export const isPackItem = (item: Record<string, unknown>): boolean => item.entit
 
 export const groupId = (pk: string, key: string) => `${pk}|${key}`;
 
-/** The rows a stored pack part holds, each seen with its pack's owner (what a settle policy reads). */
+/** The rows a stored pack part holds, each with its own owner (source and fine scope), as an item of its own would have. */
 export function rowsOf(part: Record<string, unknown>): StoredRow[] {
   const rows = (part.rows ?? []) as StoredRow[];
-  return rows.map((row) => ({ ...row, PK: part.PK, GSI2PK: part.GSI2PK }));
+  const owner = (row: StoredRow) => (part.packSource && row.scope !== undefined ? catalogKeys.sourceScope(String(part.packSource), row.scope) : part.GSI2PK);
+  return rows.map((row) => ({ ...row, PK: part.PK, GSI2PK: owner(row) }));
 }
 
 /** The items that store a group's rows, sorted by SK and cut into parts that fit an item. */
@@ -59,6 +60,7 @@ function packItem(source: string, group: PackGroup, sk: string, content: { statu
     entity: ENTITY.catalogPack,
     packKey: group.key,
     packScope: group.scope,
+    packSource: source,
     ...catalogKeys.bySource(source, group.scope, group.PK, sk),
     ...content,
   };
