@@ -10,9 +10,10 @@ import { measureSession } from './session.js';
 import { callOnce, measure, startBareSdkServer } from './protocol-overhead.js';
 import { loadFromOutside } from './external-load.js';
 import { measureWebApp } from './web.js';
+import { measureStartup } from './startup.js';
 import { round, summarize } from './stats.js';
 
-// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|completion|transfer|session|web]` (the script sets
+// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|completion|transfer|session|web|startup]` (the script sets
 // TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
 // against baselines measured in the same run, because absolute numbers depend on the machine.
 
@@ -84,6 +85,11 @@ try {
       },
       coldStart,
     });
+  }
+
+  if (runs('startup')) {
+    // Child processes of their own, each alone: the bench's own server sits idle meanwhile.
+    await report('startup', { machine, ...(await measureStartup({ restarts: quick ? 3 : 5 })) });
   }
 
   if (runs('catalog')) {

@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startDynamoDbLocal } from '../local/dynamodb-local.js';
+import { ensureTable } from '../local/ensure-table.js';
+import { createStore } from '../functions/shared/store/dynamo-client.js';
+import { putAll } from '../functions/shared/store/batch-writes.js';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { round } from './stats.js';
+
+/** `npm start` as a user runs it: seconds from spawn to the ready banner (the server answers then). */
+function startToBanner(dataDir: string, extraEnv: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local-server.ts'], {
+      env: { ...process.env, TN_DATA_DIR: dataDir, PORT: '0', TN_LOCAL_TOKEN: 'bench-startup-token', TN_LOG_LEVEL: 'ERROR', ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!output.includes('Tutor Nexus is running at')) return;
+      const seconds = (performance.now() - started) / 1000;
+      child.once('exit', () => resolve(seconds));
+      child.kill('SIGTERM');
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before it was ready: ${output.slice(-500)}`)));
+  });
+}
+
+/** Batched writes of small items straight to DynamoDB Local on disk: what an in-place load costs per item. */
+async function rawDiskWritesPerSecond(count: number): Promise<number> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-raw-'));
+  const dynamo = await startDynamoDbLocal({ dataDir: dir });
+  const store = createStore({ region: 'us-west-2', tableName: 'tn-bench-raw', dynamoDbEndpoint: dynamo.endpoint });
+  try {
+    await ensureTable(store.client, store.tableName);
+    const items = Array.from({ length: count }, (_, i) => ({ PK: `RAW#${i % 2000}`, SK: `ITEM#${i}`, payload: 'x'.repeat(600) }));
+    const started = performance.now();
+    await putAll(store, items);
+    return count / ((performance.now() - started) / 1000);
+  } finally {
+    store.doc.destroy();
+    await dynamo.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Items in a data directory's table (one paginated COUNT scan). */
+async function itemsIn(dataDir: string): Promise<number> {
+  const dynamo = await startDynamoDbLocal({ dataDir: path.join(dataDir, 'dynamodb') });
+  const store = createStore({ region: 'us-west-2', tableName: 'tutor-nexus', dynamoDbEndpoint: dynamo.endpoint });
+  try {
+    let count = 0;
+    let startKey: Record<string, never> | undefined;
+    do {
+      const page = await store.client.send(new ScanCommand({ TableName: store.tableName, Select: 'COUNT', ExclusiveStartKey: startKey }));
+      count += page.Count ?? 0;
+      startKey = page.LastEvaluatedKey as typeof startKey;
+    } while (startKey);
+    return count;
+  } finally {
+    store.doc.destroy();
+    await dynamo.stop();
+  }
+}
+
+/**
+ * The full sample's first start on a fresh data directory, a restart of it, and a start without the
+ * sample (JVM, server and table only: the floor a restart cannot go under), in the same run.
+ */
+export async function measureStartup(options: { restarts: number }) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-start-'));
+  const emptyDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-empty-'));
+  try {
+    const firstStartSeconds = await startToBanner(dataDir);
+    const restarts: number[] = [];
+    for (let i = 0; i < options.restarts; i++) restarts.push(await startToBanner(dataDir));
+    const noSample: number[] = [];
+    for (let i = 0; i < options.restarts; i++) noSample.push(await startToBanner(emptyDir, { TN_SAMPLE_CATALOG: 'off' }));
+    const items = await itemsIn(dataDir);
+    const rawPerSecond = await rawDiskWritesPerSecond(10_000);
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    return {
+      firstStart: { name: 'npm start on a fresh data directory, full sample, to the ready banner', seconds: round(firstStartSeconds, 1), itemsStored: items },
+      inPlaceWriteEstimate: { name: 'the same item count written in place on disk at the raw batched rate (writes alone)', seconds: round(items / rawPerSecond, 1) },
+      restart: { name: 'npm start again on that directory', medianSeconds: round(median(restarts), 2), runs: restarts.map((s) => round(s, 2)) },
+      startWithoutSample: { name: 'npm start with TN_SAMPLE_CATALOG=off (JVM, server, table)', medianSeconds: round(median(noSample), 2) },
+      rawDiskWrites: { name: 'batched writes of 600-byte items to DynamoDB Local on disk', itemsPerSecond: round(rawPerSecond, 0) },
+      ratios: {
+        firstStartVsInPlaceWrites: round(firstStartSeconds / (items / rawPerSecond), 2),
+        restartVsStartWithoutSample: round(median(restarts) / median(noSample), 2),
+      },
+    };
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(emptyDir, { recursive: true, force: true });
+  }
+}
