@@ -10,6 +10,7 @@ import type { ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
 import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './auth-challenges.js';
+import { PreparedAnswers } from './json-answer.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
 import { prototypeKeysInToolCalls, readBody, resourceReadsIn, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
 import type { Completer } from '../surface/completion.js';
@@ -203,6 +204,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       extra: extra as unknown as Record<string, unknown>,
     };
     if (parsedBody !== undefined && (await wantsPlainJson(request, parsedBody))) {
+      const answers = new PreparedAnswers();
       const server = buildMcpServer({
         registry: endpoint!.registry,
         services,
@@ -212,8 +214,9 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
         executeTool: options.executeTool,
         surface: endpoint!.surface,
         complete: options.complete,
+        answers,
       });
-      return serveLegacyJson(server, request, { authInfo, parsedBody });
+      return serveLegacyJson(server, request, { authInfo, parsedBody, answers });
     }
     return endpoint!.mcp.fetch(forwarded, { ...(parsedBody === undefined ? {} : { parsedBody }), authInfo });
   };

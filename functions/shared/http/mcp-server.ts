@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Completer } from '../surface/completion.js';
 import { DOMAIN_ICONS, SERVER_ICONS } from '../surface/icons.js';
 import { resourceLinksIn } from '../surface/resource-links.js';
+import type { PreparedAnswers } from './json-answer.js';
 import type { Surface } from '../surface/surface-contract.js';
 import { registerSurface } from '../surface/surface-server.js';
 
@@ -38,6 +39,8 @@ export function buildMcpServer(args: {
   /** Resources and prompts this endpoint serves beside its tools. */
   surface?: Surface;
   complete?: Completer;
+  /** Where a tools/call answer is remembered for writing from its own JSON (the plain-JSON path). */
+  answers?: PreparedAnswers;
 }): Server {
   const { registry, services, principal, traceId, executeTool = invokeTool, surface = NO_SURFACE } = args;
   const capabilities = {
@@ -94,7 +97,10 @@ export function buildMcpServer(args: {
     });
     const result = toCallToolResult(invocation);
     // Appended after the text blocks: clients and tests read content[0], and hosts that know links show them.
-    if (invocation.ok) result.content.push(...resourceLinksIn(invocation.data, surface));
+    if (invocation.ok) {
+      result.content.push(...resourceLinksIn(invocation.data, surface));
+      args.answers?.remember(ctx.mcpReq.id, result);
+    }
     return server.projectCallToolResult(result, jsonSchemasOf(definition).output);
   });
 
