@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
-import { ulid } from 'ulid';
+import { requestUlid } from '../ids.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../config.js';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
@@ -84,7 +84,7 @@ export function buildMcpServer(args: {
     const invocation = await execute(definition, input, {
       toolName: name,
       principal,
-      requestId: ulid(),
+      requestId: requestUlid(),
       traceId,
       services,
       registry,
