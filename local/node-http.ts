@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FetchHandler } from '../functions/shared/http/app.js';
+import { bytesOf } from '../functions/shared/http/bytes-response.js';
 import { logger } from '../functions/shared/observability.js';
 
 /** Serves a web-standard fetch handler on node:http, streaming response bodies (SSE) as they are produced. */
@@ -50,7 +51,8 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
   }
   // A complete answer (JSON, HTML) goes out in one write; only event streams are piped as produced.
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
-    const bytes = Buffer.from(await response.arrayBuffer());
+    const known = bytesOf(response);
+    const bytes = known ? Buffer.from(known.buffer, known.byteOffset, known.byteLength) : Buffer.from(await response.arrayBuffer());
     res.writeHead(response.status, { ...outHeaders, 'content-length': String(bytes.length) });
     res.end(bytes);
     return;

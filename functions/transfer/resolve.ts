@@ -166,7 +166,7 @@ export function resolveRules(rules: TransferRule[], givenCodes: string[], asOf: 
     else if (blockingConditions(match).length) lists.conditional.push(match);
     else lists.exact.push(match);
   }
-  for (const list of Object.values(lists)) list.sort(byContent);
+  for (const list of Object.values(lists)) sortByContent(list);
   return { ...lists, conflicts: conflictsOf(lists.exact), plan: planOf(lists.exact, givenCodes, facts) };
 }
 
@@ -176,9 +176,13 @@ export function blockingConditions(match: Match): EvaluatedCondition[] {
   return match.conditions.filter((c) => onRule.has(c.text) && c.status !== 'holds');
 }
 
-/** A content order: the same rules sort the same whatever their ids or the order they were read in. */
-function byContent(a: Match, b: Match): number {
-  return contentKey(a.rule).localeCompare(contentKey(b.rule)) || a.rule.ruleId.localeCompare(b.rule.ruleId);
+/**
+ * A content order: the same rules sort the same whatever their ids or the order they were read in.
+ * Keys are built once per match, not twice per comparison (a 40-course resolve sorts ~250 matches).
+ */
+function sortByContent(matches: Match[]): void {
+  const keys = new Map(matches.map((match) => [match, contentKey(match.rule)]));
+  matches.sort((a, b) => keys.get(a)!.localeCompare(keys.get(b)!) || a.rule.ruleId.localeCompare(b.rule.ruleId));
 }
 
 function contentKey(rule: TransferRule): string {

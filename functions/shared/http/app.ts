@@ -1,5 +1,5 @@
 import { createMcpHandler, getOAuthProtectedResourceMetadataUrl, hostHeaderValidationResponse, originValidationResponse, type McpHttpHandler } from '@modelcontextprotocol/server';
-import { ulid } from 'ulid';
+import { requestUlid } from '../ids.js';
 import { SERVICE_VERSION } from '../config.js';
 import { USER_PERMISSIONS, type Principal } from '../auth/principal.js';
 import { logger, resolveTraceId } from '../observability.js';
@@ -10,6 +10,7 @@ import type { ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
 import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './auth-challenges.js';
+import { PreparedAnswers } from './json-answer.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
 import { prototypeKeysInToolCalls, readBody, resourceReadsIn, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
 import type { Completer } from '../surface/completion.js';
@@ -79,7 +80,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
           registry,
           services,
           principal: extra?.principal ?? { kind: 'anonymous' },
-          traceId: extra?.traceId ?? ulid(),
+          traceId: extra?.traceId ?? requestUlid(),
           inputIssues: extra?.inputIssues,
           executeTool: options.executeTool,
           surface,
@@ -157,7 +158,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       principal = await services.authenticator.authenticate(request.headers.get('authorization'), { resourceBase: baseUrl(request, services) });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
-      return errorJson(error, ulid(), traceId, { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` });
+      return errorJson(error, requestUlid(), traceId, { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` });
     }
 
     const domain = mcpMatch?.[1];
@@ -172,7 +173,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       const challenge = challengeOf(all.registry.get(restMatch[1]!));
       if (challenge) {
         const refusal = new ToolError(challenge.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', challenge.message, { reason: challenge.reason });
-        return errorJson(refusal, ulid(), traceId, { 'www-authenticate': challenge.wwwAuthenticate });
+        return errorJson(refusal, requestUlid(), traceId, { 'www-authenticate': challenge.wwwAuthenticate });
       }
       return handleRestCall({ bodyText: body.text, signal: request.signal, toolName: restMatch[1]!, registry: all.registry, services, principal, traceId, executeTool: options.executeTool });
     }
@@ -203,6 +204,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       extra: extra as unknown as Record<string, unknown>,
     };
     if (parsedBody !== undefined && (await wantsPlainJson(request, parsedBody))) {
+      const answers = new PreparedAnswers();
       const server = buildMcpServer({
         registry: endpoint!.registry,
         services,
@@ -212,8 +214,9 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
         executeTool: options.executeTool,
         surface: endpoint!.surface,
         complete: options.complete,
+        answers,
       });
-      return serveLegacyJson(server, request, { authInfo, parsedBody });
+      return serveLegacyJson(server, request, { authInfo, parsedBody, answers });
     }
     return endpoint!.mcp.fetch(forwarded, { ...(parsedBody === undefined ? {} : { parsedBody }), authInfo });
   };
@@ -236,12 +239,12 @@ function bodyRefused(reason: 'too-large' | 'unreadable', rest: boolean, traceId:
   const status = reason === 'too-large' ? 413 : 400;
   const message = reason === 'too-large' ? `The request body is over ${MAX_REQUEST_BODY_BYTES} bytes.` : 'The request body could not be read.';
   if (rest) {
-    const refused = errorJson(ToolError.badRequest(message, [{ field: '(root)', message }]), ulid(), traceId, { connection: 'close' });
+    const refused = errorJson(ToolError.badRequest(message, [{ field: '(root)', message }]), requestUlid(), traceId, { connection: 'close' });
     return new Response(refused.body, { status, headers: refused.headers });
   }
   return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }), {
     status,
-    headers: { 'content-type': 'application/json', connection: 'close', 'x-trace-id': traceId, 'x-request-id': ulid() },
+    headers: { 'content-type': 'application/json', connection: 'close', 'x-trace-id': traceId, 'x-request-id': requestUlid() },
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
+import { bytesOf, bytesResponse } from './bytes-response.js';
 
 /**
  * The MCP authorization spec's HTTP answers for a call the caller may not make: 401 with a Bearer
@@ -63,5 +64,7 @@ export function withHeaders(response: Response, headers: Record<string, string>)
   if (!Object.keys(headers).length) return response;
   const merged = new Headers(response.headers);
   for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+  const init = { status: response.status, statusText: response.statusText, headers: merged };
+  const bytes = bytesOf(response);
+  return bytes ? bytesResponse(bytes, init) : new Response(response.body, init);
 }

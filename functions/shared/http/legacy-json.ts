@@ -1,4 +1,6 @@
-import { isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import { isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo, type JSONRPCMessage, type Server } from '@modelcontextprotocol/server';
+import { bytesResponse } from './bytes-response.js';
+import type { PreparedAnswers } from './json-answer.js';
 
 /**
  * A 2025-era request that asked for no progress gets nothing but its result, so plain JSON serves it
@@ -11,12 +13,33 @@ export async function wantsPlainJson(request: Request, parsedBody: unknown): Pro
   return !progress && (await isLegacyRequest(request, parsedBody));
 }
 
-/** Serves one stateless 2025-era exchange with a JSON response, on a server of its own. */
-export async function serveLegacyJson(server: Server, request: Request, options: { authInfo: AuthInfo; parsedBody: unknown }): Promise<Response> {
+/**
+ * Serves one stateless 2025-era exchange with a JSON response, on a server of its own. With
+ * `answers`, a single request's tools/call answer is written from the JSON it already holds
+ * (json-answer.ts): the SDK frames a stand-in with an empty result, whose place the answer takes.
+ */
+export async function serveLegacyJson(server: Server, request: Request, options: { authInfo: AuthInfo; parsedBody: unknown; answers?: PreparedAnswers }): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const { answers, ...handleOptions } = options;
+  let written: { standIn: string; body: Uint8Array<ArrayBuffer> } | undefined;
+  if (answers && !Array.isArray(options.parsedBody)) {
+    const send = transport.send.bind(transport);
+    transport.send = async (message, sendOptions) => {
+      const body = written ? undefined : answers.encode(message);
+      if (!body) return send(message, sendOptions);
+      const standIn = { ...message, result: {} } as JSONRPCMessage;
+      written = { standIn: JSON.stringify(standIn), body };
+      return send(standIn, sendOptions);
+    };
+  }
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request, options);
+    const response = await transport.handleRequest(request, handleOptions);
+    if (!written) return response;
+    const framed = await response.text();
+    // The SDK answers one request with exactly the message it was given; anything else is a bug here.
+    if (framed !== written.standIn) throw new Error('The SDK framed a JSON answer in an unexpected way');
+    return bytesResponse(written.body, { status: response.status, headers: response.headers });
   } finally {
     await transport.close().catch(() => undefined);
     await server.close().catch(() => undefined);

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
-import { ulid } from 'ulid';
+import { requestUlid } from '../ids.js';
 import { SERVICE_NAME, SERVICE_VERSION } from '../config.js';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Completer } from '../surface/completion.js';
 import { DOMAIN_ICONS, SERVER_ICONS } from '../surface/icons.js';
 import { resourceLinksIn } from '../surface/resource-links.js';
+import type { PreparedAnswers } from './json-answer.js';
 import type { Surface } from '../surface/surface-contract.js';
 import { registerSurface } from '../surface/surface-server.js';
 
@@ -38,6 +39,8 @@ export function buildMcpServer(args: {
   /** Resources and prompts this endpoint serves beside its tools. */
   surface?: Surface;
   complete?: Completer;
+  /** Where a tools/call answer is remembered for writing from its own JSON (the plain-JSON path). */
+  answers?: PreparedAnswers;
 }): Server {
   const { registry, services, principal, traceId, executeTool = invokeTool, surface = NO_SURFACE } = args;
   const capabilities = {
@@ -81,7 +84,7 @@ export function buildMcpServer(args: {
     const invocation = await execute(definition, input, {
       toolName: name,
       principal,
-      requestId: ulid(),
+      requestId: requestUlid(),
       traceId,
       services,
       registry,
@@ -94,7 +97,10 @@ export function buildMcpServer(args: {
     });
     const result = toCallToolResult(invocation);
     // Appended after the text blocks: clients and tests read content[0], and hosts that know links show them.
-    if (invocation.ok) result.content.push(...resourceLinksIn(invocation.data, surface));
+    if (invocation.ok) {
+      result.content.push(...resourceLinksIn(invocation.data, surface));
+      args.answers?.remember(ctx.mcpReq.id, result);
+    }
     return server.projectCallToolResult(result, jsonSchemasOf(definition).output);
   });
 

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { requestUlid } from '../ids.js';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
 import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
@@ -16,7 +16,7 @@ export async function handleRestCall(args: {
   traceId: string;
   executeTool?: ToolExecutor;
 }): Promise<Response> {
-  const requestId = ulid();
+  const requestId = requestUlid();
   const definition = args.registry.get(args.toolName);
   if (!definition) {
     return errorJson(ToolError.notFound(`No tool named ${args.toolName}. GET /openapi.json lists every tool.`), requestId, args.traceId);
