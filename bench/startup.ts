@@ -18,16 +18,16 @@ function startToBanner(dataDir: string, extraEnv: Record<string, string> = {}): 
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    const onData = (chunk: Buffer) => {
+    let readyAfter: number | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (!output.includes('Tutor Nexus is running at')) return;
-      const seconds = (performance.now() - started) / 1000;
-      child.once('exit', () => resolve(seconds));
+      if (readyAfter !== undefined || !output.includes('Tutor Nexus is running at')) return;
+      readyAfter = (performance.now() - started) / 1000;
       child.kill('SIGTERM');
-    };
-    child.stdout.on('data', onData);
+    });
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before it was ready: ${output.slice(-500)}`)));
+    // Resolved once it has stopped, so the next start finds the data directory free.
+    child.once('exit', (code) => (readyAfter !== undefined ? resolve(readyAfter) : reject(new Error(`npm start exited (${code}) before it was ready: ${output.slice(-500)}`))));
   });
 }
 
