@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,6 +98,28 @@ describe('npm start process', () => {
       expect(await waitUntil(() => processes.every((pid) => !alive(pid)), 20_000), processes.filter(alive).map(commandOf).join('\n')).toBe(true);
     } finally {
       for (const pid of [child.pid!, ...processes]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('stops DynamoDB Local and removes the staged copy when signalled during a first start', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-start-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local-server.ts'], {
+      env: { ...process.env, PORT: '0', TN_DATA_DIR: dataDir, TN_LOCAL_TOKEN: 'signal-test-token', TN_DYNAMODB_ENDPOINT: '', TN_LOG_LEVEL: 'ERROR', TN_SAMPLE_CATALOG: 'core' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const staging = () => readdirSync('/dev/shm').filter((name) => name.startsWith(`tutor-nexus-first-load-${child.pid}-`));
+    try {
+      // The staged load is under way: its DynamoDB Local runs and its copy exists.
+      expect(await waitUntil(() => descendantsOf(child.pid!).some((pid) => commandOf(pid).startsWith('java')) && staging().length > 0, 60_000)).toBe(true);
+      const processes = descendantsOf(child.pid!);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(await waitUntil(() => processes.every((pid) => !alive(pid)), 20_000), processes.filter(alive).map(commandOf).join('\n')).toBe(true);
+      expect(staging()).toEqual([]);
+    } finally {
+      for (const pid of [child.pid!, ...descendantsOf(child.pid!)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
