@@ -1,6 +1,6 @@
 import { listInstitutions } from '../shared/catalog/institution-registry.js';
 import type { Store } from '../shared/store/dynamo-client.js';
-import { getCatalogVersion, listCourseFragments } from './catalog-store.js';
+import { getCatalogVersion, listCourseFragments, listTermsOffered } from './catalog-store.js';
 import { coursesFromFragments } from './course-view.js';
 import { decodeIndex, encodeIndex } from './search/index-codec.js';
 import { SearchIndex } from './search/search-index.js';
@@ -11,8 +11,16 @@ export { levelPrior, SearchIndex, type IndexedCourse, type SearchFilters, type S
 /** The catalog's search index built from the table's course fragments, every institution's. */
 export async function buildCatalogIndex(store: Store): Promise<SearchIndex> {
   const institutions = await listInstitutions(store);
-  const fragments = (await Promise.all(institutions.map((i) => listCourseFragments(store, i.id)))).flat();
-  return SearchIndex.build(coursesFromFragments(fragments));
+  const [fragments, lists] = await Promise.all([
+    Promise.all(institutions.map((i) => listCourseFragments(store, i.id))),
+    Promise.all(institutions.map((i) => listTermsOffered(store, i.id))),
+  ]);
+  const offered = new Map<string, Set<string>>();
+  for (const list of lists.flat()) {
+    for (const code of list.codes) offered.set(`${list.institution}:${code}`, (offered.get(`${list.institution}:${code}`) ?? new Set()).add(list.term));
+  }
+  const courses = coursesFromFragments(fragments.flat()).map((course) => ({ ...course, termsOffered: [...(offered.get(course.ref) ?? [])].sort() }));
+  return SearchIndex.build(courses);
 }
 
 /**

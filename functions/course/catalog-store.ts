@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
+import { deleteAll, putAll } from '../shared/store/batch-writes.js';
 import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
@@ -78,6 +79,39 @@ export async function markSampleFileLoaded(store: Store, file: string, run: { ru
   await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.sampleCatalogMarker(file), entity: ENTITY.sampleCatalogMarker, loadedAt: run.finishedAt, runId: run.runId } }));
 }
 
+/** What one source says is offered in one term at one institution, as stored. */
+export interface TermsOffered {
+  institution: string;
+  source: string;
+  scope: string;
+  term: string;
+  codes: string[];
+}
+
+/** Every source's term lists for an institution, in one Query (a few items: one per source, scope and term). */
+export async function listTermsOffered(store: Store, institution: string): Promise<TermsOffered[]> {
+  const items = await queryAll(store, {
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': catalogKeys.termsOfferedPartition(institution) },
+  });
+  return items.map((item) => ({ institution, source: String(item.source), scope: String(item.scope), term: String(item.term), codes: item.codes as string[] }));
+}
+
+/**
+ * Replaces what a run's source says about the scopes it sent: the lists it made now are written, and
+ * lists of those scopes it no longer makes (a term gone from the file) are removed. Derived data: the
+ * records themselves are what is kept and retired.
+ */
+export async function replaceTermsOffered(store: Store, source: string, scopes: Set<string>, lists: TermsOffered[]): Promise<void> {
+  const institutions = new Set(lists.map((list) => list.institution));
+  const made = new Set(lists.map((list) => `${list.institution}|${list.scope}|${list.term}`));
+  const stale = (await Promise.all([...institutions].map((institution) => listTermsOffered(store, institution))))
+    .flat()
+    .filter((list) => list.source === source && scopes.has(list.scope) && !made.has(`${list.institution}|${list.scope}|${list.term}`));
+  await putAll(store, lists.map((list) => ({ ...catalogKeys.termsOffered(list.institution, source, list.scope, list.term), entity: ENTITY.termsOffered, ...list })));
+  await deleteAll(store, stale.map((list) => catalogKeys.termsOffered(list.institution, source, list.scope, list.term)));
+}
+
 export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
     name: 'Everything about one course (fragments, offerings, sections, grades, materials, transfer listings)',
@@ -109,6 +143,24 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     key: { GSI1PK: catalogKeys.institutionCatalog(param('institution')) },
     usedBy: ['tn_course_search (index build)', 'tn_course_similar', 'tn_course_get (close matches)'],
     notes: 'Read once per warm process and catalog version to build the in-memory search index.',
+  },
+  {
+    name: "An institution's term lists (which courses each source offers in a term)",
+    entity: ENTITY.termsOffered,
+    operation: 'Query',
+    index: 'table',
+    key: { PK: catalogKeys.termsOfferedPartition(param('institution')) },
+    usedBy: ['tn_course_search (index build: the term filter)', 'ingestion (replacing a source\'s lists)'],
+    notes: 'One item per source, scope and term, listing course codes: a few items per institution.',
+  },
+  {
+    name: "Replace a source's term lists",
+    entity: ENTITY.termsOffered,
+    operation: 'BatchWriteItem',
+    index: 'table',
+    key: catalogKeys.termsOffered(param('institution'), param('source'), param('scope'), param('term')),
+    usedBy: ['ingestion (sections and offerings sources)'],
+    notes: 'Puts the lists a run made; deletes the lists of its scopes it no longer makes (derived data, not records).',
   },
   {
     name: 'Catalog version',

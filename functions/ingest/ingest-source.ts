@@ -2,13 +2,41 @@ import { CatalogRecordSchema, recordId, type AdapterContext, type CatalogRecord,
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import { runIngestion, type IngestionRun, type PreparedBatch, type RunOptions } from '../shared/ingestion/ingestion-run.js';
-import { stableHash } from '../shared/ingestion/reconcile.js';
+import { stableHash, type OwnedItem } from '../shared/ingestion/reconcile.js';
+import { replaceTermsOffered, type TermsOffered } from '../course/catalog-store.js';
 
 export type { IngestionRun } from '../shared/ingestion/ingestion-run.js';
 
 /** One idempotent run of a catalog source (see runIngestion): records become items of their course's partition. */
-export function ingestSource(store: Store, adapter: SourceAdapter, origin: string, options: RunOptions = {}): Promise<IngestionRun> {
-  return runIngestion(store, adapter.name, origin, (text, context) => prepareCatalog(adapter, text, context), options);
+export async function ingestSource(store: Store, adapter: SourceAdapter, origin: string, options: RunOptions = {}): Promise<IngestionRun> {
+  let offered: { scopes: Set<string>; lists: TermsOffered[] } | undefined;
+  const run = await runIngestion(
+    store,
+    adapter.name,
+    origin,
+    (text, context) => {
+      const batch = prepareCatalog(adapter, text, context);
+      offered = termsOfferedIn(adapter, batch.items);
+      return batch;
+    },
+    options,
+  );
+  if (run.status === 'succeeded' && offered?.lists.length) await replaceTermsOffered(store, adapter.name, offered.scopes, offered.lists);
+  return run;
+}
+
+/** The courses each term's sections or offerings name, per institution and scope (the search's term filter). */
+function termsOfferedIn(adapter: SourceAdapter, items: OwnedItem[]): { scopes: Set<string>; lists: TermsOffered[] } {
+  const byKey = new Map<string, TermsOffered & { set: Set<string> }>();
+  for (const item of items) {
+    const record = item.attributes.record as CatalogRecord;
+    if (record.kind !== 'section' && record.kind !== 'offering') continue;
+    const key = `${record.institution}|${item.scope}|${record.term}`;
+    if (!byKey.has(key)) byKey.set(key, { institution: record.institution, source: adapter.name, scope: item.scope, term: record.term, codes: [], set: new Set() });
+    byKey.get(key)!.set.add(record.code);
+  }
+  const lists = [...byKey.values()].map(({ set, ...list }) => ({ ...list, codes: [...set].sort() }));
+  return { scopes: new Set(items.map((item) => item.scope)), lists };
 }
 
 /**

@@ -23,6 +23,28 @@ describe('course catalog tools on the shipped sample data', () => {
     expect(langara.body.items.every((i: any) => i.ref.startsWith('langara:CPSC '))).toBe(true);
   });
 
+  it('keeps to courses offered in a term: the same ranking without the courses not offered then', async () => {
+    const everyPage = async (input: Record<string, unknown>) => {
+      const refs: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const { body } = await call('search', { ...input, limit: 100, ...(cursor ? { cursor } : {}) });
+        refs.push(...body.items.map((i: any) => i.ref));
+        cursor = body.nextCursor ?? undefined;
+      } while (cursor);
+      return refs;
+    };
+    const all = await everyPage({ query: 'programming', institution: 'sfu' });
+    const spring = await everyPage({ query: 'programming', institution: 'sfu', term: 'Spring 2026' });
+    expect(spring.length).toBeGreaterThan(0);
+    // What tn_course_get says of each course's terms (its offerings and sections) decides what the filter keeps.
+    const offered = await Promise.all(all.map(async (ref) => ((await call('get', { course: ref })).body.offeredTerms as string[]).includes('2026-spring')));
+    expect(spring).toEqual(all.filter((_, i) => offered[i]));
+    expect(spring.length).toBeLessThan(all.length);
+    expect((await call('search', { query: 'programming', term: '1999-fall' })).body.items).toEqual([]);
+    expect((await call('search', { query: 'programming', term: 'someday' })).status).toBe(400);
+  });
+
   it('finds a course by its code, loosely typed', async () => {
     const { body } = await call('search', { query: 'cmpt225' });
     expect(body.items[0].ref).toBe('sfu:CMPT 225');

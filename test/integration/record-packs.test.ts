@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCourseBundle } from '../../functions/course/catalog-store.js';
+import { getCourseBundle, listTermsOffered, replaceTermsOffered } from '../../functions/course/catalog-store.js';
 import { isPackItem, packItems, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
 import { putAll } from '../../functions/shared/store/batch-writes.js';
 import { reconcile, stableHash, type OwnedItem } from '../../functions/shared/ingestion/reconcile.js';
@@ -119,6 +119,16 @@ describe('records stored in packs', () => {
     const after = await storedIn('packc', 'CUT 101');
     expect(after.items.filter((item) => !isPackItem(item)).map((item) => [item.status, item.movedTo])).toEqual([['retired', packed.pack.key]]);
     expect((await getCourseBundle(store, 'packc', 'CUT 101'))?.grades).toHaveLength(1);
+  });
+
+  it("replaces a source's term lists for the scopes it sent, removing a term it no longer lists", async () => {
+    const store = server.services.store;
+    const list = (scope: string, term: string, codes: string[]) => ({ institution: 'packt', source: 'test-terms', scope, term, codes });
+    await replaceTermsOffered(store, 'test-terms', new Set(['all', '2024-fall']), [list('all', '2024-fall', ['A 1']), list('all', '2025-spring', ['A 1', 'B 2']), list('2024-fall', '2024-fall', ['C 3'])]);
+    await replaceTermsOffered(store, 'test-terms', new Set(['all']), [list('all', '2024-fall', ['A 1', 'D 4'])]);
+    const stored = (await listTermsOffered(store, 'packt')).map((l) => [l.scope, l.term, l.codes]).sort();
+    // 2025-spring is gone from the scope that was sent; the other scope's list stays.
+    expect(stored).toEqual([['2024-fall', '2024-fall', ['C 3']], ['all', '2024-fall', ['A 1', 'D 4']]]);
   });
 
   it('splits a pack too large for one item into parts, and retires a part it no longer needs', async () => {

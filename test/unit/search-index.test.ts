@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sourceNamed } from '../../functions/ingest/sources.js';
 import { realCourses } from '../../bench/catalog.js';
 import { decodeIndex, encodeIndex } from '../../functions/course/search/index-codec.js';
 import { SearchIndex } from '../../functions/course/search/search-index.js';
@@ -55,6 +57,31 @@ describe('catalog search index (shipped real courses)', () => {
       );
     }
     expect(loaded.refsStartingWith('sfu:CMPT 2', 3)).toEqual(index.refsStartingWith('sfu:CMPT 2', 3));
+  });
+
+  it('keeps to the courses offered in a term when asked, through the artifact too', async () => {
+    // Terms from the real SFU schedules: what a source lists in each term, as ingestion records it.
+    const sections = sourceNamed('sfu-sections')!;
+    const offered = new Map<string, string[]>();
+    for (const file of ['sections-2025-fall.json', 'sections-2026-spring.json']) {
+      const { records } = sections.parse(await readFile(`data/sample/sfu-outlines/${file}`, 'utf8'), { ingestedAt: '2026-01-01T00:00:00Z', origin: file });
+      for (const record of records) if (record.kind === 'section') offered.set(`sfu:${record.code}`, [...new Set([...(offered.get(`sfu:${record.code}`) ?? []), record.term])]);
+    }
+    const courses = (await realCourses()).map((course) => ({ ...course, termsOffered: offered.get(course.ref) ?? [] }));
+    const withTerms = SearchIndex.build(courses);
+    const spring = new Set([...offered].filter(([, terms]) => terms.includes('2026-spring')).map(([ref]) => ref));
+    for (const built of [withTerms, decodeIndex(encodeIndex(withTerms))]) {
+      for (const query of ['programming', 'data structures', 'calculus', 'statistics']) {
+        const all = built.query(query, { institution: 'sfu' });
+        const inSpring = built.query(query, { institution: 'sfu', term: '2026-spring' });
+        // The same ranking, with exactly the courses not offered that term left out.
+        expect(inSpring.map((h) => h.course.ref), query).toEqual(all.map((h) => h.course.ref).filter((ref) => spring.has(ref)));
+      }
+      const programming = built.query('programming', { term: '2026-spring' });
+      expect(programming.length).toBeGreaterThan(0);
+      expect(programming.length).toBeLessThan(built.query('programming').length);
+      expect(built.query('programming', { term: '1999-fall' })).toEqual([]);
+    }
   });
 
   it('completes course references by prefix, in order, with the total', () => {

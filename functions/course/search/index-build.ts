@@ -16,6 +16,10 @@ export interface IndexedDocs {
   levels: Uint8Array;
   /** NaN where the course states no credits. */
   credits: Float32Array;
+  /** Terms some source lists the course in; course i's are offeredIds[offeredOffsets[i] .. offeredOffsets[i+1]). */
+  offeredTerms: string[];
+  offeredOffsets: Uint32Array;
+  offeredIds: Uint16Array;
 }
 
 /** Sorted terms; term i's documents are postingDocs[offsets[i] .. offsets[i+1]) with their weights. */
@@ -105,7 +109,15 @@ function docTable(courses: CourseSource[]): IndexedDocs {
     subjectOf: Uint16Array.from(subjects.indexes),
     levels: Uint8Array.from(courses.map((c) => c.level)),
     credits: Float32Array.from(courses.map((c) => c.credits ?? Number.NaN)),
+    ...offeredTable(courses),
   };
+}
+
+function offeredTable(courses: CourseSource[]): Pick<IndexedDocs, 'offeredTerms' | 'offeredOffsets' | 'offeredIds'> {
+  const terms = intern(courses.flatMap((c) => c.termsOffered ?? []));
+  const offsets = new Uint32Array(courses.length + 1);
+  courses.forEach((c, i) => (offsets[i + 1] = offsets[i]! + (c.termsOffered?.length ?? 0)));
+  return { offeredTerms: terms.values, offeredOffsets: offsets, offeredIds: Uint16Array.from(terms.indexes) };
 }
 
 function intern(values: string[]): { values: string[]; indexes: number[] } {

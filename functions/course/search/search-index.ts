@@ -25,10 +25,12 @@ export interface SearchFilters {
   institution?: string;
   subject?: string;
   level?: number;
+  /** Only courses some source lists in this term ("2026-spring"). */
+  term?: string;
 }
 
-/** The fields a course is indexed from (a CourseView has them all). */
-export type CourseSource = Omit<IndexedCourse, 'snippet'> & { description: string | null };
+/** The fields a course is indexed from (a CourseView has them all), and the terms it is offered in. */
+export type CourseSource = Omit<IndexedCourse, 'snippet'> & { description: string | null; termsOffered?: string[] };
 
 const PREFIX_FACTOR = 0.5;
 const FUZZY_FACTOR = 0.35;
@@ -223,9 +225,19 @@ export class SearchIndex {
     const d = this.docs;
     const institution = filters.institution === undefined ? -1 : d.institutions.indexOf(filters.institution);
     const subject = filters.subject === undefined ? -1 : d.subjects.indexOf(filters.subject);
-    if ((filters.institution !== undefined && institution < 0) || (filters.subject !== undefined && subject < 0)) return undefined;
+    const term = filters.term === undefined ? -1 : d.offeredTerms.indexOf(filters.term);
+    if ((filters.institution !== undefined && institution < 0) || (filters.subject !== undefined && subject < 0) || (filters.term !== undefined && term < 0)) return undefined;
     return (doc) =>
-      (institution < 0 || d.institutionOf[doc] === institution) && (subject < 0 || d.subjectOf[doc] === subject) && (!filters.level || d.levels[doc] === filters.level);
+      (institution < 0 || d.institutionOf[doc] === institution) &&
+      (subject < 0 || d.subjectOf[doc] === subject) &&
+      (!filters.level || d.levels[doc] === filters.level) &&
+      (term < 0 || this.offeredIn(doc, term));
+  }
+
+  private offeredIn(doc: number, term: number): boolean {
+    const { offeredOffsets, offeredIds } = this.docs;
+    for (let i = offeredOffsets[doc]!; i < offeredOffsets[doc + 1]!; i++) if (offeredIds[i] === term) return true;
+    return false;
   }
 
   private termIndex(word: string): number {

@@ -7,7 +7,7 @@ import { searchContract } from '../contracts/search.js';
 export const searchTool = bindCatalogTool(searchContract, async (args, ctx) => {
   const institution = args.institution ? institutionId(args.institution) : undefined;
   const index = await catalogCacheFor(ctx.services.store).getIndex();
-  const hits = index.query(args.query, { institution, subject: args.subject?.toUpperCase(), level: args.level });
+  const hits = index.query(args.query, { institution, subject: args.subject?.toUpperCase(), level: args.level, term: args.term });
   const page = pageOf(hits, args, ctx.services.cursors, { tool: ctx.toolName, query: { ...args, limit: undefined, cursor: undefined } });
   const top = hits[0]?.score ?? 0;
   return {

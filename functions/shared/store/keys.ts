@@ -18,6 +18,7 @@ export const ENTITY = {
   sourceState: 'SourceState',
   catalogVersion: 'CatalogVersion',
   sampleCatalogMarker: 'SampleCatalogMarker',
+  termsOffered: 'TermsOffered',
   searchIndexPart: 'SearchIndexPart',
   transferRule: 'TransferRule',
   transferIndex: 'TransferIndex',
@@ -108,6 +109,9 @@ export const catalogKeys = {
   courseTransferPrefix: (direction: 'outgoing' | 'incoming', other?: string) => `${catalogKeys.transferListingPrefix}${direction}#${other ? `${other}#` : ''}`,
   catalogVersion: { PK: 'CATALOG', SK: 'VERSION' },
   /** One marker per shipped sample file, so a newer release loads only the files it added. */
+  /** Which courses of an institution a source lists in a term (sections, offerings): the search's term filter. */
+  termsOfferedPartition: (institution: string) => `TERMS#${institution}`,
+  termsOffered: (institution: string, source: string, scope: string, term: string) => ({ PK: `TERMS#${institution}`, SK: `${source}#${scope}#${term}` }),
   sampleCatalogMarkerPartition: 'CATALOG',
   sampleCatalogMarkerPrefix: 'SAMPLE#',
   sampleCatalogMarker: (file: string) => ({ PK: 'CATALOG', SK: `SAMPLE#${file}` }),
