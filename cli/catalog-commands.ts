@@ -14,12 +14,12 @@ interface Hit {
   score: number;
 }
 
-/** `tn search words… [--institution sfu] [--subject CMPT] [--level 2] [--limit 10] [--json]`. */
+/** `tn search words… [--institution sfu] [--subject CMPT] [--level 2] [--term 2026-spring] [--limit 10] [--json]`. */
 export async function search(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { institution: { type: 'string' }, subject: { type: 'string' }, level: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
+    options: { institution: { type: 'string' }, subject: { type: 'string' }, level: { type: 'string' }, term: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
   });
   const query = required(positionals.join(' '), 'tn search "data structures" --institution sfu');
   const input = {
@@ -27,6 +27,7 @@ export async function search(args: string[], io: Io): Promise<number> {
     ...(values.institution ? { institution: values.institution } : {}),
     ...(values.subject ? { subject: values.subject } : {}),
     ...(values.level ? { level: Number(values.level) } : {}),
+    ...(values.term ? { term: values.term } : {}),
     limit: values.limit ? Number(values.limit) : 10,
   };
   const page = await withConnection(io.env, (c) => withProgress(io, 'Searching…', () => c.call<{ items: Hit[]; nextCursor?: string }>('tn_course_search', input)));

@@ -17,7 +17,7 @@ export const STUDENT_USAGE = `Student commands (TN_URL, default http://127.0.0.1
   tn import file.json                         restore a snapshot
   tn end [ID] [--reason text]                 end a session
   tn sync [--watch] [--session ID]            print other devices' messages, mirror sessions to Markdown
-  tn search words… [--institution sfu]        search the course catalog
+  tn search words… [--institution sfu] [--term 2026-spring]  search the course catalog
   tn course sfu:CMPT 225                      one course
   tn transfer --from langara --to sfu "CPSC 1160" "CPSC 1181"   transfer credit
 Most commands take --json for the tool's output as JSON.`;

@@ -112,6 +112,12 @@ describe('catalog and transfer commands', { timeout: 120_000 }, () => {
     expect(search.stdout).toContain('sfu:CMPT 225');
     const searchJson = JSON.parse((await tn(['search', 'data structures', '--institution', 'sfu', '--json'], env)).stdout);
     expect(searchJson.items.some((h: { ref: string }) => h.ref === 'sfu:CMPT 225')).toBe(true);
+    // A term keeps what is offered then, passed through as the server reads it; a term it cannot read is refused.
+    const inSpring = JSON.parse((await tn(['search', 'programming', '--institution', 'sfu', '--term', 'Spring 2026', '--json'], env)).stdout);
+    const allTerms = JSON.parse((await tn(['search', 'programming', '--institution', 'sfu', '--limit', '100', '--json'], env)).stdout);
+    expect(inSpring.items.length).toBeGreaterThan(0);
+    expect(inSpring.items.every((h: { ref: string }) => allTerms.items.some((a: { ref: string }) => a.ref === h.ref))).toBe(true);
+    expect((await tn(['search', 'programming', '--term', 'someday'], env)).code).not.toBe(0);
 
     const course = await tn(['course', 'sfu:CMPT', '225'], env);
     expect(course.code, course.stderr).toBe(0);
