@@ -79,9 +79,8 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
       }
     }
   };
-  // A worker that finds only busy sources stops; the others drain what is left.
+  // A worker that finds only busy sources stops: the worker holding that source takes its next file.
   await Promise.all(Array.from({ length: FILES_AT_ONCE }, loadNext));
-  while (pending.length && !signal?.aborted) await loadNext();
   const rebuildIndexes = async () => {
     for (const work of deferred.values()) await work();
   };

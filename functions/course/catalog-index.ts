@@ -17,7 +17,10 @@ export async function buildCatalogIndex(store: Store): Promise<SearchIndex> {
   ]);
   const offered = new Map<string, Set<string>>();
   for (const list of lists.flat()) {
-    for (const code of list.codes) offered.set(`${list.institution}:${code}`, (offered.get(`${list.institution}:${code}`) ?? new Set()).add(list.term));
+    for (const code of list.codes) {
+      const ref = `${list.institution}:${code}`;
+      offered.set(ref, (offered.get(ref) ?? new Set()).add(list.term));
+    }
   }
   const courses = coursesFromFragments(fragments.flat()).map((course) => ({ ...course, termsOffered: [...(offered.get(course.ref) ?? [])].sort() }));
   return SearchIndex.build(courses);

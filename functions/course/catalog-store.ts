@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
 import { deleteAll, putAll } from '../shared/store/batch-writes.js';
+import { isPackItem, rowsOf } from '../shared/ingestion/record-packs.js';
 import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
@@ -43,11 +44,10 @@ export async function getCourseBundle(store: Store, institution: string, code: s
   return known > 0 ? bundle : undefined;
 }
 
-/** A pack's rows (each what an item of its own would hold, in the pack's partition), or the item itself. */
+/** A pack's rows (each what an item of its own would hold), or the item itself. */
 function storedRecords(item: Record<string, unknown>): Record<string, unknown>[] {
-  if (item.entity !== ENTITY.catalogPack) return [item];
-  if (item.status !== 'active') return [];
-  return (item.rows as Record<string, unknown>[]).map((row) => ({ ...row, PK: item.PK }));
+  if (!isPackItem(item)) return [item];
+  return item.status === 'active' ? rowsOf(item) : [];
 }
 
 /** Every active course fragment of an institution (GSI1), for the search index. */

@@ -34,7 +34,7 @@ export async function refreshTransferIndexes(store: Store, pairs: { sender: stri
     // A course whose last rule went keeps an empty index, so readers see "no rule" rather than a stale one.
     const stale = await staleIndexCodes(store, sender, receiver, new Set(byCode.keys()));
     // Without the marker readers use the listings, so a refresh that stops midway never serves a half-built index.
-    await deleteAll(store, [catalogKeys.transferIndexMarker(sender, receiver)]);
+    await invalidateTransferIndex(store, { sender, receiver });
     await putAll(store, [...indexes, ...stale.map((code) => ({ ...catalogKeys.transferIndex(sender, code, receiver), entity: ENTITY.transferIndex, rules: [] }))]);
     await putAll(store, [{ ...catalogKeys.transferIndexMarker(sender, receiver), entity: ENTITY.transferIndex, builtAt: new Date().toISOString(), courses: [...byCode.keys()].sort() }]);
     written += indexes.length + stale.length;

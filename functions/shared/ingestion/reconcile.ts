@@ -55,12 +55,13 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
   // A row moved into a pack leaves its old item behind, retired, under the same key: the live one
   // counts, and an old item still active beside its pack row (a move cut short) is retired now.
   const shadowed: Record<string, unknown>[] = [];
+  const movedAway = (row: StoredRow, packKey: string | undefined) => ({ ...row, status: 'retired', retiredAt: ingestedAt, movedTo: packKey });
   const remember = (key: string, entry: Existing) => {
     const current = existing.get(key);
     const rank = (e: Existing) => (e.row.status === 'active' ? 2 : 0) + (e.group ? 1 : 0);
     const [kept, dropped] = !current || rank(entry) > rank(current) ? [entry, current] : [current, entry];
     existing.set(key, kept);
-    if (dropped && !dropped.group && dropped.row.status === 'active' && kept.group) shadowed.push({ ...dropped.row, status: 'retired', retiredAt: ingestedAt, movedTo: groups.get(kept.group)!.key });
+    if (dropped && !dropped.group && dropped.row.status === 'active' && kept.group) shadowed.push(movedAway(dropped.row, groups.get(kept.group)!.key));
   };
   for (const item of stored.values()) {
     if (!isPackItem(item)) {
@@ -106,7 +107,7 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
         groups.get(previous.group)!.rows.delete(item.SK);
         changedGroups.add(previous.group);
       } else if (previous.row.status === 'active') {
-        toWrite.push({ ...previous.row, status: 'retired', retiredAt: ingestedAt, movedTo: target?.key });
+        toWrite.push(movedAway(previous.row, target?.key));
       }
     }
   }
