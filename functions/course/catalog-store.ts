@@ -2,6 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
 import { deleteAll, putAll } from '../shared/store/batch-writes.js';
 import { isPackItem, rowsOf } from '../shared/ingestion/record-packs.js';
+import { unpackBodies } from '../shared/store/packed-value.js';
 import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
@@ -46,7 +47,7 @@ export async function getCourseBundle(store: Store, institution: string, code: s
 
 /** A pack's rows (each what an item of its own would hold), or the item itself. */
 function storedRecords(item: Record<string, unknown>): Record<string, unknown>[] {
-  if (!isPackItem(item)) return [item];
+  if (!isPackItem(item)) return [unpackBodies(item)];
   return item.status === 'active' ? rowsOf(item) : [];
 }
 
@@ -57,7 +58,7 @@ export async function listCourseFragments(store: Store, institution: string): Pr
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': catalogKeys.institutionCatalog(institution) },
   });
-  return items.filter((item) => item.status === 'active').map((item) => item.record as CourseFragment);
+  return items.filter((item) => item.status === 'active').map((item) => unpackBodies(item).record as CourseFragment);
 }
 
 export async function getCatalogVersion(store: Store): Promise<number> {

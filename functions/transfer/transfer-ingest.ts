@@ -30,24 +30,25 @@ export async function ingestTransferRules(store: Store, origin: string, options:
     options,
   );
   if (run.status === 'failed' || !pairs.size) return run;
-  // The pairs this run changed, and any never indexed (data from before indexes existed).
+  // The pairs this run changed, and any never indexed (data from before indexes existed), by sender:
+  // a sender's indexes hold every receiver, so they are rebuilt together.
   const changed = run.counts.written + run.counts.retired > 0;
   const stale = changed ? [...pairs.values()] : await unindexedPairs(store, [...pairs.values()]);
-  for (const pair of stale) {
+  const receiversBySender = new Map<string, string[]>();
+  for (const { sender, receiver } of stale) receiversBySender.set(sender, [...(receiversBySender.get(sender) ?? []), receiver]);
+  for (const [sender, receivers] of receiversBySender) {
+    // Readers of these pairs use the listings until the rebuild, which covers every receiver the manifest names.
+    await invalidateTransferIndex(store, sender, receivers);
     const refresh = async () => {
       try {
-        await refreshTransferIndexes(store, [pair]);
+        await refreshTransferIndexes(store, sender);
       } catch (error) {
         // Readers fall back to the course listings for a pair without a complete index.
         logger.warn('transfer index refresh failed', { origin, error: error instanceof Error ? error.message : String(error) });
       }
     };
-    if (!options.deferred) {
-      await refresh();
-      continue;
-    }
-    if (changed) await invalidateTransferIndex(store, pair);
-    options.deferred.set(`transfer-index:${pair.sender}->${pair.receiver}`, refresh);
+    if (options.deferred) options.deferred.set(`transfer-index:${sender}`, refresh);
+    else await refresh();
   }
   return run;
 }
@@ -128,6 +129,8 @@ function itemsOf(rule: TransferRule): OwnedItem[] {
   const listing = (institution: string, code: string, direction: 'outgoing' | 'incoming', other: string): OwnedItem => ({
     ...catalogKeys.courseTransfer(institution, code, direction, other, rule.ruleId),
     scope,
+    // A sending course's listings share one pack across receivers (owned per sender, each row per pair).
+    ...(direction === 'outgoing' ? { pack: { key: catalogKeys.outgoingListingPack(TRANSFER_SOURCE), scope: `${rule.senderInstitution}->*` } } : {}),
     hash,
     attributes: { entity: ENTITY.transferListing, ruleId: rule.ruleId, equivalence: equivalenceOf(rule, direction) },
   });

@@ -1,6 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
+import { isPackItem, rowsOf } from '../shared/ingestion/record-packs.js';
 import { getAll } from '../shared/store/batch-reads.js';
+import { unpackBodies } from '../shared/store/packed-value.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import { queryAll } from '../shared/store/query-all.js';
@@ -20,12 +22,15 @@ export async function listedRules(store: Store, sender: string, receiver: string
 /** Full active rules by id (BatchGetItem, 100 keys a request, in parallel). */
 export async function getRules(store: Store, ruleIds: string[], trips: RoundTrips): Promise<TransferRule[]> {
   const items = await getAll(store, [...new Set(ruleIds)].map((id) => catalogKeys.transferRule(id)), () => trips.count++);
-  return items.filter((item) => item.status === 'active').map((item) => item.rule as TransferRule);
+  return items.filter((item) => item.status === 'active').map(ruleOf);
 }
+
+/** A stored rule item's rule, packed or not. */
+export const ruleOf = (item: Record<string, unknown>): TransferRule => unpackBodies(item).rule as TransferRule;
 
 export async function getRule(store: Store, ruleId: string): Promise<{ rule: TransferRule; status: string } | undefined> {
   const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.transferRule(ruleId) }));
-  return result.Item ? { rule: result.Item.rule as TransferRule, status: String(result.Item.status) } : undefined;
+  return result.Item ? { rule: ruleOf(result.Item), status: String(result.Item.status) } : undefined;
 }
 
 export interface PairPage {
@@ -50,7 +55,7 @@ export async function pairRules(
       ExclusiveStartKey: args.startKey,
     }),
   );
-  return { rules: (result.Items ?? []).map((item) => item.rule as TransferRule), ...(result.LastEvaluatedKey ? { lastKey: result.LastEvaluatedKey } : {}) };
+  return { rules: (result.Items ?? []).map(ruleOf), ...(result.LastEvaluatedKey ? { lastKey: result.LastEvaluatedKey } : {}) };
 }
 
 /** Every rule of a pair for one sending course code (history of a course's rules). */
@@ -60,19 +65,22 @@ export async function pairRulesForCourse(store: Store, sender: string, receiver:
     KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :prefix)',
     ExpressionAttributeValues: { ':pk': catalogKeys.transferPair(sender, receiver), ':prefix': catalogKeys.pairCoursePrefix(code) },
   });
-  return items.map((item) => item.rule as TransferRule);
+  return items.map(ruleOf);
 }
 
 /** The active rules listed under one sending course, towards one receiver or every receiver. */
 export async function outgoingRuleIds(store: Store, sender: string, code: string, trips: RoundTrips, receiver?: string): Promise<{ receiver: string; ruleId: string }[]> {
   trips.count++;
+  // Listings live in the course's pack (or, stored before packs, as items of their own): one Query reads both.
   const items = await queryAll(store, {
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(sender, code), ':prefix': catalogKeys.courseTransferPrefix('outgoing', receiver) },
+    ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(sender, code), ':prefix': catalogKeys.courseTransferPrefix('outgoing') },
   });
+  const towards = receiver === undefined ? undefined : catalogKeys.courseTransferPrefix('outgoing', receiver);
   return items
-    .filter((item) => item.status === 'active')
-    .map((item) => ({ receiver: String((item.equivalence as { otherInstitution: string }).otherInstitution), ruleId: String(item.ruleId) }));
+    .flatMap((item) => (isPackItem(item) ? (item.status === 'active' ? rowsOf(item) : []) : [unpackBodies(item)]))
+    .filter((row) => row.status === 'active' && (!towards || String(row.SK).startsWith(towards)))
+    .map((row) => ({ receiver: String((row.equivalence as { otherInstitution: string }).otherInstitution), ruleId: String(row.ruleId) }));
 }
 
 export interface AwardingPage {
@@ -141,12 +149,12 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
     },
     {
       name: 'Rules listed under one sending course, towards one receiver or every receiver',
-      entity: ENTITY.transferListing,
+      entity: [ENTITY.transferListing, ENTITY.catalogPack],
       operation: 'Query',
       index: 'table',
       key: { PK: catalogKeys.coursePartition(SENDER, param('code')), SK: beginsWith(catalogKeys.courseTransferPrefix('outgoing')) },
       usedBy: ['tn_transfer_resolve (a pair not indexed yet; one per given course, in parallel)', 'tn_transfer_compare (every receiver)'],
-      notes: 'begins_with narrows to one receiver when given. Rule ids only (status active); the rules follow in one BatchGetItem per 100 ids.',
+      notes: `The course's listings towards every receiver are rows of one pack (\`${catalogKeys.outgoingListingPack('<source>')}\`, owned per sender, each row per pair); listings stored before packs are items of their own under the same prefix. Rows narrowed to one receiver in code. Rule ids only (status active); the rules follow in one BatchGetItem per 100 ids.`,
     },
     {
       name: 'Rules awarding one receiving course (reverse lookup)',

@@ -148,7 +148,7 @@ describe('records stored in packs', () => {
     expect(await reconcile(store, 'test-grades', rows(''), AT())).toEqual({ written: 120, unchanged: 0, retired: 0 });
     const after = await storedIn('packs', 'BIG 100');
     expect(after.items.filter((item) => item.status === 'active')).toHaveLength(1);
-    expect(after.items.filter((item) => item.status === 'retired').every((item) => (item.rows as unknown[]).length === 0)).toBe(true);
+    expect(after.items.filter((item) => item.status === 'retired').every((item) => rowsOf(item).length === 0)).toBe(true);
     expect(after.items).toHaveLength(split.items.length);
     expect(after.records.filter((r) => r.status === 'active')).toHaveLength(120);
     expect((await getCourseBundle(store, 'packs', 'BIG 100'))?.grades).toHaveLength(120);

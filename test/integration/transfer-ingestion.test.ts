@@ -3,8 +3,11 @@ import path from 'node:path';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestTransferRules } from '../../functions/transfer/transfer-ingest.js';
+import { ruleOf } from '../../functions/transfer/transfer-store.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { rowsOf } from '../../functions/shared/ingestion/record-packs.js';
+import { decodeValue, encodeValue } from '../../functions/shared/store/packed-value.js';
 
 let server: TestServer;
 let langara: { courses: any[] };
@@ -37,16 +40,47 @@ describe('BC Transfer Guide ingestion', () => {
       new QueryCommand({
         TableName: server.config.tableName,
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': 'COURSE#langara#CPSC 1181', ':prefix': 'transfer#outgoing#sfu#' },
+        ExpressionAttributeValues: { ':pk': 'COURSE#langara#CPSC 1181', ':prefix': 'transfer#outgoing#' },
       }),
     ));
-    const bundled = listings.Items!.find((i) => i.equivalence.sourceCourses.length === 2)!;
+    // One pack item holds the course's outgoing listings, a row per rule.
+    expect(listings.Items!.map((i) => i.SK)).toEqual(['transfer#outgoing#*#bctransferguide']);
+    const rows = listings.Items!.flatMap(rowsOf).filter((row) => row.SK.startsWith('transfer#outgoing#sfu#'));
+    const bundled = rows.find((row) => (row.equivalence as { sourceCourses: string[] }).sourceCourses.length === 2)! as Record<string, any>;
     expect(bundled.equivalence.sourceCourses).toEqual(['langara:CPSC 1160', 'langara:CPSC 1181']);
     const rule = await unrecorded(() => server.services.store.doc.send(
       new GetCommand({ TableName: server.config.tableName, Key: { PK: `RULE#${bundled.ruleId}`, SK: 'RULE' } }),
     ));
-    expect(rule.Item!.rule.listedUnder).toBeGreaterThanOrEqual(2);
-    expect(rule.Item!.rule.effectiveStart).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // Stored packed (one gzipped JSON value), read back whole.
+    expect(rule.Item!.rule).toBeUndefined();
+    expect(ruleOf(rule.Item!).listedUnder).toBeGreaterThanOrEqual(2);
+    expect(ruleOf(rule.Item!).effectiveStart).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('moves listings stored as items of their own (before packs) into the course pack, retiring the old items', async () => {
+    const file = await writeRows('cpsc-sfu.json', cpscTo('SFU'));
+    await ingestTransferRules(server.services.store, file);
+    const table = server.config.tableName;
+    const pk = 'COURSE#langara#CPSC 1181';
+    const read = async () =>
+      (await unrecorded(() => server.services.store.doc.send(
+        new QueryCommand({ TableName: table, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': 'transfer#outgoing#' } }),
+      ))).Items!;
+    const [pack] = await read();
+    const row = rowsOf(pack!)[0]!;
+    // The same listing as an item of its own, as a table ingested before packs holds it.
+    await unrecorded(() => server.services.store.doc.send(new PutCommand({ TableName: table, Item: { ...row, GSI2SK: `${pk}|${row.SK}` } })));
+    const packed = { ...pack!, packedRows: encodeValue(rowsOf(pack!).filter((r) => r.SK !== row.SK).map(({ PK: _pk, GSI2PK: _owner, ...rest }) => rest)) };
+    await unrecorded(() => server.services.store.doc.send(new PutCommand({ TableName: table, Item: packed })));
+
+    const run = await ingestTransferRules(server.services.store, file);
+    expect(run.counts.written).toBe(1);
+    const after = await read();
+    const old = after.find((item) => item.SK === row.SK)!;
+    expect(old).toMatchObject({ status: 'retired', movedTo: 'transfer#outgoing#*#bctransferguide' });
+    const rows = after.filter((item) => item.SK === 'transfer#outgoing#*#bctransferguide').flatMap(rowsOf);
+    expect(rows.find((r) => r.SK === row.SK)).toMatchObject({ status: 'active', ruleId: row.ruleId });
+    expect((await ingestTransferRules(server.services.store, file)).counts).toMatchObject({ written: 0, retired: 0 });
   });
 
   it('ends rules gone from a pair (history, not erased) without touching other pairs', async () => {
@@ -106,7 +140,7 @@ describe('BC Transfer Guide ingestion', () => {
     expect(warm.body.roundTrips).toBe(0);
 
     // Without the pair's index marker (data from before indexes) a new process reads the listings, a Query per course.
-    const marker = { PK: 'TRANSFER#langara#sfu', SK: 'INDEXED' };
+    const marker = { PK: 'TRANSFER#langara#sfu', SK: 'INDEXED-BY-COURSE' };
     const saved = (await unrecorded(() => server.services.store.doc.send(new GetCommand({ TableName: server.config.tableName, Key: marker })))).Item!;
     await unrecorded(() => server.services.store.doc.send(new DeleteCommand({ TableName: server.config.tableName, Key: marker })));
     const cold = await startTestServer({ TN_TABLE_NAME: server.config.tableName });
@@ -123,21 +157,33 @@ describe('BC Transfer Guide ingestion', () => {
   });
 
   it('defers the pair index rebuild to the caller, serving the listings (never a stale index) until it runs', async () => {
-    const marker = { PK: 'TRANSFER#langara#uvic', SK: 'INDEXED' };
-    const markerNow = async () => (await unrecorded(() => server.services.store.doc.send(new GetCommand({ TableName: server.config.tableName, Key: marker })))).Item;
+    const marker = { PK: 'TRANSFER#langara#uvic', SK: 'INDEXED-BY-COURSE' };
+    const itemNow = async (Key: Record<string, string>) => (await unrecorded(() => server.services.store.doc.send(new GetCommand({ TableName: server.config.tableName, Key })))).Item;
+    const markerNow = () => itemNow(marker);
     await ingestTransferRules(server.services.store, await writeRows('uvic-first.json', cpscTo('UVIC').slice(0, 3)));
     expect(await markerNow()).toBeDefined();
 
     const deferred = new Map<string, () => Promise<void>>();
     const run = await ingestTransferRules(server.services.store, await writeRows('uvic-more.json', cpscTo('UVIC').slice(0, 6)), { deferred });
     expect(run.counts.written).toBeGreaterThan(0);
-    expect([...deferred.keys()]).toEqual(['transfer-index:langara->uvic']);
+    expect([...deferred.keys()]).toEqual(['transfer-index:langara']);
     expect(await markerNow()).toBeUndefined();
     const before = await server.rest('tn_transfer_resolve', { sourceInstitution: 'langara', targetInstitution: 'uvic', sourceCourses: ['CPSC 1150'], asOfDate: '2023-01-03' }, null);
     expect(before.status).toBe(200);
 
     for (const work of deferred.values()) await work();
-    expect((await markerNow())?.courses).toEqual(expect.arrayContaining([...new Set(cpscTo('UVIC').slice(0, 6).map((r) => `${r.subject} ${r.course_code}`))]));
+    expect(await markerNow()).toBeDefined();
+    // One index item per sending course holds its rules towards every receiver the sender has.
+    const manifest = await itemNow({ PK: 'TRANSFER-INDEX#langara', SK: 'MANIFEST' });
+    expect(manifest?.receivers).toEqual(expect.arrayContaining(['sfu', 'ubc', 'uvic']));
+    const receiversIndexed = async (code: string) => {
+      const index = await itemNow({ PK: `TRANSFER-INDEX#langara#${code}`, SK: 'EVERY-RECEIVER' });
+      return [...new Set((decodeValue(index!.packedRules) as { receiverInstitution: string }[]).map((rule) => rule.receiverInstitution))];
+    };
+    expect(await receiversIndexed('CPSC 1150')).toEqual(expect.arrayContaining(['sfu', 'ubc']));
+    const first = cpscTo('UVIC')[0];
+    expect(await receiversIndexed(`${first.subject} ${first.course_code}`)).toContain('uvic');
+    expect(manifest?.courses).toEqual(expect.arrayContaining([...new Set(cpscTo('UVIC').slice(0, 6).map((r) => `${r.subject} ${r.course_code}`))]));
   });
 
   it('quarantines malformed rows and loads the rest', async () => {

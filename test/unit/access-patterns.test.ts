@@ -26,8 +26,8 @@ describe('access pattern declarations', () => {
       covered(query({ KeyConditionExpression: '#pk = :pk AND begins_with(SK, :p)', ExpressionAttributeNames: { '#pk': 'PK' }, ExpressionAttributeValues: { ':pk': userPk('u1'), ':p': keys.quotaCounterPrefix('prompts#2026-11-24') } })),
     ).toBe('Read quota counters of the current windows');
     expect(covered(query({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :g', ExpressionAttributeValues: { ':g': oauthKeys.grantIndex('aGFzaA') } }))).toBe('Everything one grant issued (revocation)');
-    const transfer = recordedCommand('BatchGetItemCommand', { RequestItems: { t: { Keys: [catalogKeys.transferIndexMarker('langara', 'sfu'), catalogKeys.transferIndex('langara', 'CPSC 1150', 'sfu')] } } })!;
-    expect(covered(transfer)).toBe("A pair's rules per sending course, in bulk (transfer indexes)");
+    const transfer = recordedCommand('BatchGetItemCommand', { RequestItems: { t: { Keys: [catalogKeys.transferIndexMarker('langara', 'sfu'), catalogKeys.transferIndex('langara', 'CPSC 1150')] } } })!;
+    expect(covered(transfer)).toBe("A sender's rules per sending course, in bulk (transfer indexes)");
   });
 
   it('reject what no store module declares, naming the command', () => {

@@ -4,6 +4,7 @@ import { catalogKeys, ENTITY } from '../store/keys.js';
 import { queryAll } from '../store/query-all.js';
 import { putAll } from '../store/batch-writes.js';
 import { declareAccessPatterns, param } from '../store/access-patterns.js';
+import { packBodies, unpackBodies } from '../store/packed-value.js';
 import { groupId, isPackItem, packItems, rowsOf, type PackGroup, type StoredRow } from './record-packs.js';
 
 /**
@@ -126,7 +127,7 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
     }
   }
   for (const id of changedGroups) toWrite.push(...packItems(source, groups.get(id)!));
-  await putAll(store, [...toWrite, ...shadowed]);
+  await putAll(store, [...toWrite, ...shadowed].map(packBodies));
   return { written: items.length - unchanged + rewritten, unchanged, retired };
 }
 
@@ -144,7 +145,7 @@ async function readOwned(store: Store, source: string, scopes: Set<string>): Pro
           KeyConditionExpression: 'GSI2PK = :pk',
           ExpressionAttributeValues: { ':pk': catalogKeys.sourceScope(source, scope) },
         });
-        for (const item of items) owned.set(`${item.PK}|${item.SK}`, item);
+        for (const item of items) owned.set(`${item.PK}|${item.SK}`, unpackBodies(item));
       }
     }),
   );

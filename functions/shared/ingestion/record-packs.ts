@@ -1,4 +1,5 @@
 import { catalogKeys, ENTITY } from '../store/keys.js';
+import { decodeValue, encodeValue } from '../store/packed-value.js';
 
 /**
  * A pack is one item holding many owned rows of one partition (`rows`), each row what would otherwise
@@ -6,6 +7,10 @@ import { catalogKeys, ENTITY } from '../store/keys.js';
  * (GSI2) under its pack scope, which may span several fine scopes: a run settles only the rows of the
  * scopes it sent and carries the others over untouched. A pack too large for one item is split into
  * parts (`<key>`, `<key>#2`, …); a part left over after a shrink stays, retired and empty.
+ *
+ * The rows are stored as one gzipped JSON value (`packedRows`, packed-value.ts): a pack is always read
+ * whole, never filtered on a row attribute in the store. Packs written before hold `rows` as a list,
+ * and read the same.
  */
 export type StoredRow = Record<string, unknown> & { SK: string; scope?: string; status?: string; contentHash?: string; firstSeenAt?: string };
 
@@ -27,7 +32,7 @@ export const groupId = (pk: string, key: string) => `${pk}|${key}`;
 
 /** The rows a stored pack part holds, each with its own owner (source and fine scope), as an item of its own would have. */
 export function rowsOf(part: Record<string, unknown>): StoredRow[] {
-  const rows = (part.rows ?? []) as StoredRow[];
+  const rows = (part.packedRows ? decodeValue(part.packedRows as Uint8Array) : (part.rows ?? [])) as StoredRow[];
   const owner = (row: StoredRow) => (part.packSource && row.scope !== undefined ? catalogKeys.sourceScope(String(part.packSource), row.scope) : part.GSI2PK);
   return rows.map((row) => ({ ...row, PK: part.PK, GSI2PK: owner(row) }));
 }
@@ -53,7 +58,7 @@ export function packItems(source: string, group: PackGroup): Record<string, unkn
   return items;
 }
 
-function packItem(source: string, group: PackGroup, sk: string, content: { status: string; rows: StoredRow[] }): Record<string, unknown> {
+function packItem(source: string, group: PackGroup, sk: string, { rows, ...content }: { status: string; rows: StoredRow[] }): Record<string, unknown> {
   return {
     PK: group.PK,
     SK: sk,
@@ -63,5 +68,7 @@ function packItem(source: string, group: PackGroup, sk: string, content: { statu
     packSource: source,
     ...catalogKeys.bySource(source, group.scope, group.PK, sk),
     ...content,
+    packedRows: encodeValue(rows),
   };
 }
+

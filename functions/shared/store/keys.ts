@@ -99,12 +99,19 @@ export const catalogKeys = {
     PK: catalogKeys.coursePartition(institution, code),
     SK: `${catalogKeys.courseTransferPrefix(direction, other)}${ruleId}`,
   }),
+  /**
+   * The pack holding a sending course's outgoing listings towards every receiver (record-packs.ts): a
+   * course listed towards 33 receivers is one item, not one per rule. Its key sorts among the listings.
+   */
+  outgoingListingPack: (source: string) => `${catalogKeys.courseTransferPrefix('outgoing')}*#${source}`,
   /** What every transfer listing's sort key starts with, whichever its direction. */
   transferListingPrefix: 'transfer#',
-  /** Every rule of one pair that lists a sending course, in one item: a resolve reads all it needs in one BatchGetItem. */
-  transferIndex: (sender: string, code: string, receiver: string) => ({ PK: `TRANSFER-INDEX#${sender}#${code}`, SK: receiver }),
-  /** Present once a pair's transfer indexes are built: an absent index item then means "no rule", not "not built". */
-  transferIndexMarker: (sender: string, receiver: string) => ({ PK: `TRANSFER#${sender}#${receiver}`, SK: 'INDEXED' }),
+  /** Every active rule listing a sending course, towards every receiver, in one item: a resolve reads all it needs in one BatchGetItem. */
+  transferIndex: (sender: string, code: string) => ({ PK: `TRANSFER-INDEX#${sender}#${code}`, SK: 'EVERY-RECEIVER' }),
+  /** Present once a pair's rules are in its sender's transfer indexes: an absent index item then means "no rule", not "not built". */
+  transferIndexMarker: (sender: string, receiver: string) => ({ PK: `TRANSFER#${sender}#${receiver}`, SK: 'INDEXED-BY-COURSE' }),
+  /** Which receivers a sender's transfer indexes cover and which of its courses they were built for. */
+  transferIndexManifest: (sender: string) => ({ PK: `TRANSFER-INDEX#${sender}`, SK: 'MANIFEST' }),
   /** The sort-key prefix of a course's transfer listings in one direction, towards one institution or all. */
   courseTransferPrefix: (direction: 'outgoing' | 'incoming', other?: string) => `${catalogKeys.transferListingPrefix}${direction}#${other ? `${other}#` : ''}`,
   catalogVersion: { PK: 'CATALOG', SK: 'VERSION' },
