@@ -40,7 +40,8 @@ export async function stageFirstLoad(dbDir: string, options: FirstLoadOptions): 
   process.once('exit', removeStaging);
   try {
     const dynamo = await startDynamoDbLocal({ dataDir: staging });
-    const store = createStore({ region: options.region, tableName: options.tableName, dynamoDbEndpoint: dynamo.endpoint });
+    // Nothing else writes to the staged table: bulk writes commit 100 items at a time.
+    const store: Store = { ...createStore({ region: options.region, tableName: options.tableName, dynamoDbEndpoint: dynamo.endpoint }), bulkPuts: 'transactions' };
     try {
       await options.load(store);
     } finally {

@@ -56,8 +56,10 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
     onProgress?.({ file, source, index, total: files.length, filesDone: ++filesDone, bytesTotal, phase: 'skipped', bytesDone });
     return false;
   });
-  // Index rebuilds several files ask for (a transfer pair in two snapshots) run once, after all of them.
-  const deferred = new Map<string, () => Promise<void>>();
+  // Index rebuilds several files of a source ask for (a transfer sender in two snapshots) run once,
+  // after the source's last file, while other sources' files still load.
+  const deferredBySource = new Map<string, Map<string, () => Promise<void>>>();
+  const deferredOf = (source: string) => deferredBySource.get(source) ?? deferredBySource.set(source, new Map()).get(source)!;
   const busySources = new Set<string>();
   const loadNext = async (): Promise<void> => {
     for (;;) {
@@ -69,9 +71,10 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
       busySources.add(source);
       onProgress?.({ ...base, phase: 'loading', filesDone, bytesDone });
       try {
-        const run = await ingestorNamed(source)!.run(store, path.join(dataDir, file), { deferred });
+        const run = await ingestorNamed(source)!.run(store, path.join(dataDir, file), { deferred: deferredOf(source) });
         runs.push(run);
         if (run.status !== 'failed') await markSampleFileLoaded(store, file, run);
+        if (!pending.some(([, next]) => next.source === source)) await runDeferred(source);
         bytesDone += sizes[index]!;
         onProgress?.({ ...base, phase: 'loaded', filesDone: ++filesDone, bytesDone, run });
       } finally {
@@ -81,14 +84,17 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
   };
   // A worker that finds only busy sources stops: the worker holding that source takes its next file.
   await Promise.all(Array.from({ length: FILES_AT_ONCE }, loadNext));
-  const rebuildIndexes = async () => {
-    for (const work of deferred.values()) await work();
-  };
-  // A cold start then loads the search index instead of building it. Built beside the transfer
-  // indexes: one is mostly Node's work (ranking, gzip), the other mostly the table's (writes).
-  const changed = runs.some((run) => run.catalogVersion !== undefined);
-  await Promise.all([rebuildIndexes(), changed ? publishCatalogIndex(store) : undefined]);
+  // A load stopped between files leaves a source's rebuilds undone until now.
+  for (const source of deferredBySource.keys()) await runDeferred(source);
+  // A cold start then loads the search index instead of building it.
+  if (runs.some((run) => run.catalogVersion !== undefined)) await publishCatalogIndex(store);
   return runs;
+
+  async function runDeferred(source: string): Promise<void> {
+    const works = deferredBySource.get(source);
+    deferredBySource.delete(source);
+    for (const work of works?.values() ?? []) await work();
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { getCourseBundle, listTermsOffered, replaceTermsOffered } from '../../fu
 import { isPackItem, packItems, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
 import { putAll } from '../../functions/shared/store/batch-writes.js';
 import { reconcile, stableHash, type OwnedItem } from '../../functions/shared/ingestion/reconcile.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { CommandRecorder, unrecorded } from '../../functions/shared/store/command-recorder.js';
 import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -119,6 +119,25 @@ describe('records stored in packs', () => {
     const after = await storedIn('packc', 'CUT 101');
     expect(after.items.filter((item) => !isPackItem(item)).map((item) => [item.status, item.movedTo])).toEqual([['retired', packed.pack.key]]);
     expect((await getCourseBundle(store, 'packc', 'CUT 101'))?.grades).toHaveLength(1);
+  });
+
+  it('reads only pack scopes for a source that never stored rows outside packs, and every fine scope once one did', async () => {
+    const store = server.services.store;
+    const recorder = new CommandRecorder();
+    recorder.attach(store.client);
+    const ownerQueries = () => recorder.commands().filter((c) => c.operation === 'Query' && c.index === 'GSI2').map((c) => c.keys[0]!.pk).sort();
+    const terms = ['2021-winter', '2022-winter', '2023-winter'];
+    const rows = (source: string) => terms.map((term) => ({ ...gradeRow('packonly', 'MATH 100', term, '001', 70), pack: { key: catalogKeys.recordPack('grades', source, 'packonly:MATH'), scope: 'packonly:MATH' } }));
+    await reconcile(store, 'packed-from-start', rows('packed-from-start'), AT());
+    recorder.clear();
+    expect(await reconcile(store, 'packed-from-start', rows('packed-from-start'), AT())).toEqual({ written: 0, unchanged: 3, retired: 0 });
+    expect(ownerQueries()).toEqual([catalogKeys.sourceScope('packed-from-start', 'packonly:MATH')]);
+
+    // A source that stored a row as an item of its own reads the fine scopes too: that item may need settling.
+    await reconcile(store, 'mixed', [gradeRow('packonly', 'MATH 101', terms[0]!, '001', 70, false)], AT());
+    recorder.clear();
+    await reconcile(store, 'mixed', rows('mixed'), AT());
+    expect(ownerQueries()).toEqual([catalogKeys.sourceScope('mixed', 'packonly:MATH'), ...terms.map((term) => catalogKeys.sourceScope('mixed', `packonly:${term}:MATH`))].sort());
   });
 
   it("replaces a source's term lists for the scopes it sent, removing a term it no longer lists", async () => {

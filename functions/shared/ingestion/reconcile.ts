@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from '../store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../store/keys.js';
 import { queryAll } from '../store/query-all.js';
 import { putAll } from '../store/batch-writes.js';
-import { declareAccessPatterns, param } from '../store/access-patterns.js';
+import { beginsWith, declareAccessPatterns, param } from '../store/access-patterns.js';
 import { packBodies, unpackBodies } from '../store/packed-value.js';
 import { groupId, isPackItem, packItems, rowsOf, type PackGroup, type StoredRow } from './record-packs.js';
 
@@ -44,7 +45,10 @@ interface Existing {
  */
 export async function reconcile(store: Store, source: string, items: OwnedItem[], ingestedAt: string, settleUnlisted: UnlistedPolicy = () => 'retire') {
   const runScopes = new Set(items.map((i) => i.scope));
-  const stored = await readOwned(store, source, new Set([...runScopes, ...items.flatMap((i) => (i.pack ? [i.pack.scope] : []))]));
+  // A packed row's fine scope can hold items of its own only if the source ever stored any.
+  const ownItemsBefore = await recordOwnItems(store, source, items.some((i) => !i.pack));
+  const readScopes = new Set(items.flatMap((i) => (!i.pack ? [i.scope] : ownItemsBefore ? [i.scope, i.pack.scope] : [i.pack.scope])));
+  const stored = await readOwned(store, source, readScopes);
 
   const existing = new Map<string, Existing>();
   const groups = new Map<string, PackGroup>();
@@ -131,6 +135,36 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
   return { written: items.length - unchanged + rewritten, unchanged, retired };
 }
 
+/**
+ * Whether the source stored any row as an item of its own (not in a pack) before this run, noting
+ * first that this run does. Rows of the kinds kept in packs are owned by their pack scope; their fine
+ * scopes hold items of their own only from runs before packs or from a source that also stores other
+ * kinds, so a source that never did skips those reads (UBC grades: ~2,000 fine scopes a run, each an
+ * empty Query). A source first seen by this check with runs recorded is taken to have stored some.
+ */
+async function recordOwnItems(store: Store, source: string, thisRunDoes: boolean): Promise<boolean> {
+  const layout = (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.sourceLayout(source), ConsistentRead: true }))).Item;
+  const before = layout ? layout.ownItems === true : await hasRuns(store, source);
+  // Noted before the writes: a run cut short after them must not leave a layout that hides its items.
+  if (!layout || (thisRunDoes && !before)) {
+    await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.sourceLayout(source), entity: ENTITY.sourceLayout, ownItems: before || thisRunDoes } }));
+  }
+  return before;
+}
+
+async function hasRuns(store: Store, source: string): Promise<boolean> {
+  const result = await store.doc.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': catalogKeys.ingestPartition(source), ':prefix': catalogKeys.ingestionRunPrefix },
+      Limit: 1,
+      ConsistentRead: true,
+    }),
+  );
+  return (result.Items ?? []).length > 0;
+}
+
 /** Everything the source owns in the given scopes (GSI2), several scopes at a time. */
 async function readOwned(store: Store, source: string, scopes: Set<string>): Promise<Map<string, Record<string, unknown>>> {
   // A combined file can carry thousands of scopes (UBC grades 2021–2025: one per campus, session and
@@ -171,6 +205,32 @@ function stableJson(value: unknown): string {
 
 export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
+    name: 'Whether a source ever stored rows outside packs (its layout)',
+    entity: ENTITY.sourceLayout,
+    operation: 'GetItem',
+    index: 'table',
+    key: catalogKeys.sourceLayout(param('source')),
+    usedBy: ['ingestion (every run)'],
+    notes: 'Consistent read; written when missing, and before the writes of a run that is the first to store an item of its own. Without it, fine scopes of packed rows are read too.',
+  },
+  {
+    name: "Note a source's layout",
+    entity: ENTITY.sourceLayout,
+    operation: 'PutItem',
+    index: 'table',
+    key: catalogKeys.sourceLayout(param('source')),
+    usedBy: ['ingestion (a source without a layout item yet; the first run to store an item of its own)'],
+  },
+  {
+    name: 'Whether a source has any earlier run',
+    entity: ENTITY.ingestionRun,
+    operation: 'Query',
+    index: 'table',
+    key: { PK: catalogKeys.ingestPartition(param('source')), SK: beginsWith(catalogKeys.ingestionRunPrefix) },
+    usedBy: ['ingestion (a source without a layout item yet)'],
+    notes: 'Limit 1, consistent read: a source with runs from before the layout item is taken to have stored items of their own.',
+  },
+  {
     name: 'What a source owns within a scope',
     entity: [ENTITY.catalogRecord, ENTITY.catalogPack, ENTITY.transferRule, ENTITY.transferListing],
     operation: 'Query',
@@ -186,6 +246,6 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     index: 'table',
     keys: [catalogKeys.record(param('institution'), param('code'), param('recordId...')), catalogKeys.transferRule(param('ruleId'))],
     usedBy: ['ingestion'],
-    notes: 'Course records and transfer listings in their course\'s partition, transfer rules under their id; GSI2 keys name the owning source and scope. 25 a batch, 4 batches at a time, unprocessed items retried with backoff.',
+    notes: 'Course records and transfer listings in their course\'s partition, transfer rules under their id; GSI2 keys name the owning source and scope. 25 a batch, 4 batches at a time, unprocessed items retried with backoff; the staged first load (ADR 0021) uses TransactWriteItems, 100 a transaction.',
   },
 ]);

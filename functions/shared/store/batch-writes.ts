@@ -1,4 +1,4 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './dynamo-client.js';
 import { untilProcessed } from './unprocessed-retry.js';
 
@@ -8,7 +8,43 @@ type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { Delete
 
 /** BatchWriteItem in chunks of 25, retrying unprocessed items with backoff until all are written. */
 export async function putAll(store: Store, items: Record<string, unknown>[], concurrency = 4): Promise<void> {
+  if (store.bulkPuts === 'transactions') return putInTransactions(store, items, concurrency);
   await writeAll(store, items.map((Item) => ({ PutRequest: { Item } })), concurrency);
+}
+
+const TRANSACTION_ITEMS = 100;
+/** Under TransactWriteItems' 4 MB request limit, counting each item's JSON (binary values by length). */
+const TRANSACTION_BYTES = 3_000_000;
+
+/** Up to 100 items a transaction, under its size limit; a refused transaction fails the write (the staged load then loads in place). */
+async function putInTransactions(store: Store, items: Record<string, unknown>[], concurrency: number): Promise<void> {
+  const groups: Record<string, unknown>[][] = [[]];
+  let bytes = 0;
+  for (const item of items) {
+    const size = approximateSize(item);
+    const group = groups.at(-1)!;
+    if (group.length && (group.length >= TRANSACTION_ITEMS || bytes + size > TRANSACTION_BYTES)) {
+      groups.push([]);
+      bytes = 0;
+    }
+    groups.at(-1)!.push(item);
+    bytes += size;
+  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, groups.length) }, async () => {
+      while (next < groups.length) {
+        const group = groups[next++]!;
+        if (group.length) await store.doc.send(new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: store.tableName, Item } })) }));
+      }
+    }),
+  );
+}
+
+function approximateSize(item: Record<string, unknown>): number {
+  let size = 0;
+  for (const [name, value] of Object.entries(item)) size += name.length + (value instanceof Uint8Array ? value.byteLength : JSON.stringify(value)?.length ?? 0);
+  return size;
 }
 
 /** Deletes in chunks of 25, in order (one batch at a time), retrying unprocessed keys. */

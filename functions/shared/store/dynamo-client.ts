@@ -6,6 +6,12 @@ export interface Store {
   client: DynamoDBClient;
   doc: DynamoDBDocumentClient;
   tableName: string;
+  /**
+   * How putAll writes: BatchWriteItem (25 items, each its own write) unless 'transactions', where
+   * TransactWriteItems commits up to 100 at once. Only for a table nothing else writes to while it
+   * is filled (the staged first load, ADR 0021): DynamoDB Local then commits once per 100 items.
+   */
+  bulkPuts?: 'batches' | 'transactions';
 }
 
 const clientObservers: ((client: DynamoDBClient) => void)[] = [];

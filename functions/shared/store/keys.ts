@@ -16,6 +16,7 @@ export const ENTITY = {
   ingestionRun: 'IngestionRun',
   quarantinedRecord: 'QuarantinedRecord',
   sourceState: 'SourceState',
+  sourceLayout: 'SourceLayout',
   catalogVersion: 'CatalogVersion',
   sampleCatalogMarker: 'SampleCatalogMarker',
   termsOffered: 'TermsOffered',
@@ -75,6 +76,9 @@ export const catalogKeys = {
   /** A source's runs, quarantined records and conditional-GET state. */
   ingestPartition: (source: string) => `INGEST#${source}`,
   ingestionRun: (source: string, runId: string) => ({ PK: catalogKeys.ingestPartition(source), SK: `RUN#${runId}` }),
+  ingestionRunPrefix: 'RUN#',
+  /** Whether a source has ever stored rows as items of their own (not in packs): its runs then read every fine scope. */
+  sourceLayout: (source: string) => ({ PK: catalogKeys.ingestPartition(source), SK: 'LAYOUT' }),
   quarantined: (source: string, runId: string, index: number) => ({
     PK: catalogKeys.ingestPartition(source),
     SK: `${catalogKeys.quarantinePrefix(runId)}${String(index).padStart(6, '0')}`,
