@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
 import { deleteAll, putAll } from '../shared/store/batch-writes.js';
-import { isPackItem, rowsOf } from '../shared/ingestion/record-packs.js';
+import { storedRows } from '../shared/ingestion/record-packs.js';
 import { unpackBodies } from '../shared/store/packed-value.js';
 import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
@@ -27,7 +27,7 @@ export async function getCourseBundle(store: Store, institution: string, code: s
     ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(institution, code) },
   });
   const bundle: CourseBundle = { institution, code, fragments: [], offerings: [], sections: [], grades: [], materials: [], extras: [] };
-  for (const item of items.flatMap(storedRecords)) {
+  for (const item of items.flatMap(storedRows)) {
     if (item.status !== 'active') continue;
     const record = item.record as CatalogRecord | undefined;
     if (!record) {
@@ -43,12 +43,6 @@ export async function getCourseBundle(store: Store, institution: string, code: s
   // A course named only by transfer rules (e.g. at an institution without catalog data) is still known.
   const known = bundle.fragments.length + bundle.offerings.length + bundle.sections.length + bundle.grades.length + bundle.extras.length;
   return known > 0 ? bundle : undefined;
-}
-
-/** A pack's rows (each what an item of its own would hold), or the item itself. */
-function storedRecords(item: Record<string, unknown>): Record<string, unknown>[] {
-  if (!isPackItem(item)) return [unpackBodies(item)];
-  return item.status === 'active' ? rowsOf(item) : [];
 }
 
 /** Every active course fragment of an institution (GSI1), for the search index. */

@@ -1,3 +1,4 @@
+import { forEachAtOnce } from '../shared/at-once.js';
 import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import { getAll } from '../shared/store/batch-reads.js';
 import { decodeValue, encodeValue } from '../shared/store/packed-value.js';
@@ -20,23 +21,18 @@ const PAIR_READS_AT_ONCE = 4;
 export async function refreshTransferIndexes(store: Store, sender: string): Promise<number> {
   const manifest = await readManifest(store, sender);
   const byCode = new Map<string, TransferRule[]>();
-  const pending = [...manifest.receivers];
-  await Promise.all(
-    Array.from({ length: Math.min(PAIR_READS_AT_ONCE, pending.length) }, async () => {
-      for (let receiver = pending.pop(); receiver !== undefined; receiver = pending.pop()) {
-        const items = await queryAll(store, {
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': catalogKeys.transferPair(sender, receiver) },
-        });
-        for (const item of items) {
-          if (item.status !== 'active') continue;
-          const rule = ruleOf(item);
-          for (const code of new Set(rule.sourceCourses.filter((c) => c.institution === sender).map((c) => c.code))) byCode.set(code, [...(byCode.get(code) ?? []), rule]);
-        }
-      }
-    }),
-  );
+  await forEachAtOnce(manifest.receivers, PAIR_READS_AT_ONCE, async (receiver) => {
+    const items = await queryAll(store, {
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': catalogKeys.transferPair(sender, receiver) },
+    });
+    for (const item of items) {
+      if (item.status !== 'active') continue;
+      const rule = ruleOf(item);
+      for (const code of new Set(rule.sourceCourses.filter((c) => c.institution === sender).map((c) => c.code))) byCode.set(code, [...(byCode.get(code) ?? []), rule]);
+    }
+  });
   const indexes = [...byCode].map(([code, rules]) => indexItem(sender, code, rules.sort((a, b) => a.ruleId.localeCompare(b.ruleId))));
   // A course whose last rule went keeps an empty index, so readers see "no rule" rather than a stale one.
   const stale = manifest.courses.filter((code) => !byCode.has(code)).map((code) => indexItem(sender, code, []));

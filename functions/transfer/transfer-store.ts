@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import { isPackItem, rowsOf } from '../shared/ingestion/record-packs.js';
+import { storedRows } from '../shared/ingestion/record-packs.js';
 import { getAll } from '../shared/store/batch-reads.js';
 import { unpackBodies } from '../shared/store/packed-value.js';
 import type { Store } from '../shared/store/dynamo-client.js';
@@ -78,7 +78,7 @@ export async function outgoingRuleIds(store: Store, sender: string, code: string
   });
   const towards = receiver === undefined ? undefined : catalogKeys.courseTransferPrefix('outgoing', receiver);
   return items
-    .flatMap((item) => (isPackItem(item) ? (item.status === 'active' ? rowsOf(item) : []) : [unpackBodies(item)]))
+    .flatMap(storedRows)
     .filter((row) => row.status === 'active' && (!towards || String(row.SK).startsWith(towards)))
     .map((row) => ({ receiver: String((row.equivalence as { otherInstitution: string }).otherInstitution), ruleId: String(row.ruleId) }));
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { forEachAtOnce } from '../at-once.js';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from '../store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../store/keys.js';
@@ -169,20 +170,15 @@ async function hasRuns(store: Store, source: string): Promise<boolean> {
 async function readOwned(store: Store, source: string, scopes: Set<string>): Promise<Map<string, Record<string, unknown>>> {
   // A combined file can carry thousands of scopes (UBC grades 2021–2025: one per campus, session and
   // subject), so scopes are read several at a time rather than one after another.
-  const pending = [...scopes];
   const owned = new Map<string, Record<string, unknown>>();
-  await Promise.all(
-    Array.from({ length: Math.min(SCOPE_READS_AT_ONCE, pending.length) }, async () => {
-      for (let scope = pending.pop(); scope !== undefined; scope = pending.pop()) {
-        const items = await queryAll(store, {
-          IndexName: 'GSI2',
-          KeyConditionExpression: 'GSI2PK = :pk',
-          ExpressionAttributeValues: { ':pk': catalogKeys.sourceScope(source, scope) },
-        });
-        for (const item of items) owned.set(`${item.PK}|${item.SK}`, unpackBodies(item));
-      }
-    }),
-  );
+  await forEachAtOnce([...scopes], SCOPE_READS_AT_ONCE, async (scope) => {
+    const items = await queryAll(store, {
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': catalogKeys.sourceScope(source, scope) },
+    });
+    for (const item of items) owned.set(`${item.PK}|${item.SK}`, unpackBodies(item));
+  });
   return owned;
 }
 

@@ -1,5 +1,5 @@
 import { catalogKeys, ENTITY } from '../store/keys.js';
-import { decodeValue, encodeValue } from '../store/packed-value.js';
+import { decodeValue, encodeValue, unpackBodies } from '../store/packed-value.js';
 
 /**
  * A pack is one item holding many owned rows of one partition (`rows`), each row what would otherwise
@@ -35,6 +35,12 @@ export function rowsOf(part: Record<string, unknown>): StoredRow[] {
   const rows = (part.packedRows ? decodeValue(part.packedRows as Uint8Array) : (part.rows ?? [])) as StoredRow[];
   const owner = (row: StoredRow) => (part.packSource && row.scope !== undefined ? catalogKeys.sourceScope(String(part.packSource), row.scope) : part.GSI2PK);
   return rows.map((row) => ({ ...row, PK: part.PK, GSI2PK: owner(row) }));
+}
+
+/** What a stored item holds, as its readers know it: an active pack's rows (a retired part's none), or the item itself. */
+export function storedRows(item: Record<string, unknown>): Record<string, unknown>[] {
+  if (!isPackItem(item)) return [unpackBodies(item)];
+  return item.status === 'active' ? rowsOf(item) : [];
 }
 
 /** The items that store a group's rows, sorted by SK and cut into parts that fit an item. */

@@ -1,4 +1,5 @@
 import { BatchWriteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { forEachAtOnce } from '../at-once.js';
 import type { Store } from './dynamo-client.js';
 import { untilProcessed } from './unprocessed-retry.js';
 
@@ -18,27 +19,22 @@ const TRANSACTION_BYTES = 3_000_000;
 
 /** Up to 100 items a transaction, under its size limit; a refused transaction fails the write (the staged load then loads in place). */
 async function putInTransactions(store: Store, items: Record<string, unknown>[], concurrency: number): Promise<void> {
-  const groups: Record<string, unknown>[][] = [[]];
+  const groups: Record<string, unknown>[][] = [];
   let bytes = 0;
   for (const item of items) {
     const size = approximateSize(item);
-    const group = groups.at(-1)!;
-    if (group.length && (group.length >= TRANSACTION_ITEMS || bytes + size > TRANSACTION_BYTES)) {
-      groups.push([]);
-      bytes = 0;
+    const group = groups.at(-1);
+    if (!group || group.length >= TRANSACTION_ITEMS || bytes + size > TRANSACTION_BYTES) {
+      groups.push([item]);
+      bytes = size;
+    } else {
+      group.push(item);
+      bytes += size;
     }
-    groups.at(-1)!.push(item);
-    bytes += size;
   }
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, groups.length) }, async () => {
-      while (next < groups.length) {
-        const group = groups[next++]!;
-        if (group.length) await store.doc.send(new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: store.tableName, Item } })) }));
-      }
-    }),
-  );
+  await forEachAtOnce(groups, concurrency, async (group) => {
+    await store.doc.send(new TransactWriteCommand({ TransactItems: group.map((Item) => ({ Put: { TableName: store.tableName, Item } })) }));
+  });
 }
 
 function approximateSize(item: Record<string, unknown>): number {
@@ -55,15 +51,7 @@ export async function deleteAll(store: Store, keys: Record<string, unknown>[]): 
 async function writeAll(store: Store, requests: WriteRequest[], concurrency: number): Promise<void> {
   const batches: WriteRequest[][] = [];
   for (let i = 0; i < requests.length; i += BATCH_SIZE) batches.push(requests.slice(i, i + BATCH_SIZE));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, batches.length) }, async () => {
-      while (next < batches.length) {
-        const batch = batches[next++]!;
-        await writeBatch(store, batch);
-      }
-    }),
-  );
+  await forEachAtOnce(batches, concurrency, (batch) => writeBatch(store, batch));
 }
 
 async function writeBatch(store: Store, batch: WriteRequest[]): Promise<void> {
