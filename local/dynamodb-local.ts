@@ -17,6 +17,8 @@ const SIMULATOR_VERSION = '2.9.30'; // bundles DynamoDB Local 1.25.1
 const MARKER = '.complete';
 const MIN_JAVA = 17;
 const READY_TIMEOUT_MS = 60_000;
+// A refused connection costs nothing to retry; every poll skipped is time a restart waits for no reason.
+const READY_POLL_MS = 50;
 const STOP_GRACE_MS = 5_000;
 const TAIL_LINES = 50;
 /** The one file `-sharedDb` keeps every table in. */
@@ -210,7 +212,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
       await stop();
       throw new Error(`DynamoDB Local did not become ready on port ${port} within ${READY_TIMEOUT_MS / 1000}s.${output()}`);
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, READY_POLL_MS));
   }
   return { endpoint: `http://${options.host ?? '127.0.0.1'}:${port}`, port, stop };
 }

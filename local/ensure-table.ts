@@ -6,26 +6,31 @@ import {
   ResourceInUseException,
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
+  type TimeToLiveDescription,
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE_DEFINITION } from '../functions/shared/store/table-definition.js';
 
-/** Creates the table from the shared definition when it is missing; safe to run on every start. */
+/**
+ * Creates the table from the shared definition when it is missing; safe to run on every start.
+ * An existing table is found with DescribeTimeToLive, not DescribeTable: DynamoDB Local answers
+ * DescribeTable by counting the table's items and bytes (a third of a second on the full sample,
+ * every call), and the TTL setting has to be read anyway.
+ */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'existing'> {
+  let ttl = await describeTimeToLive(client, tableName);
   let outcome: 'created' | 'existing' = 'existing';
-  try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
+  if (!ttl) {
     try {
       await client.send(new CreateTableCommand(createTableInput(tableName)));
       outcome = 'created';
     } catch (createError) {
       if (!(createError instanceof ResourceInUseException)) throw createError;
     }
+    // Only a table just created (here or by a concurrent start) can still be CREATING.
+    await waitUntilActive(client, tableName);
+    ttl = await describeTimeToLive(client, tableName);
   }
-  await waitUntilActive(client, tableName);
-  const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
-  if (ttl.TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') {
+  if (ttl?.TimeToLiveStatus !== 'ENABLED') {
     await client.send(
       new UpdateTimeToLiveCommand({
         TableName: tableName,
@@ -34,6 +39,17 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     );
   }
   return outcome;
+}
+
+/** The table's TTL setting, or undefined when there is no such table. */
+async function describeTimeToLive(client: DynamoDBClient, tableName: string): Promise<TimeToLiveDescription | undefined> {
+  try {
+    const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+    return TimeToLiveDescription ?? {};
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException) return undefined;
+    throw error;
+  }
 }
 
 async function waitUntilActive(client: DynamoDBClient, tableName: string): Promise<void> {
