@@ -2,18 +2,21 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startDynamoDbLocal } from '../local/dynamodb-local.js';
+import { databaseDirOf, startDynamoDbLocal } from '../local/dynamodb-local.js';
 import { ensureTable } from '../local/ensure-table.js';
 import { createStore } from '../functions/shared/store/dynamo-client.js';
 import { putAll } from '../functions/shared/store/batch-writes.js';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { bundleOf } from '../local/bundle.js';
 import { round } from './stats.js';
 
+const SERVER_ENTRY = 'local/run-server.ts';
+
 /** `npm start` as a user runs it: seconds from spawn to the ready banner (the server answers then). */
-function startToBanner(dataDir: string, extraEnv: Record<string, string> = {}): Promise<number> {
+function startToBanner(dataDir: string, extraEnv: Record<string, string> = {}, command = ['bin/local-server.mjs']): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local-server.ts'], {
+    const child = spawn(process.execPath, command, {
       env: { ...process.env, TN_DATA_DIR: dataDir, PORT: '0', TN_LOCAL_TOKEN: 'bench-startup-token', TN_LOG_LEVEL: 'ERROR', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -49,9 +52,30 @@ async function rawDiskWritesPerSecond(count: number): Promise<number> {
   }
 }
 
+/** DynamoDB Local alone on a data directory's database, to its first answer: the floor under any restart. */
+async function dynamoDbLocalAlone(dataDir: string): Promise<number> {
+  const started = performance.now();
+  const dynamo = await startDynamoDbLocal({ dataDir: databaseDirOf(dataDir) });
+  const seconds = (performance.now() - started) / 1000;
+  await dynamo.stop();
+  return seconds;
+}
+
+/** Seconds to bundle the server from nothing (what the first `npm start` after a change pays once). */
+async function bundleFromScratch(): Promise<number> {
+  const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-bundle-'));
+  try {
+    const started = performance.now();
+    await bundleOf(SERVER_ENTRY, { cacheDir });
+    return (performance.now() - started) / 1000;
+  } finally {
+    await rm(cacheDir, { recursive: true, force: true });
+  }
+}
+
 /** Items in a data directory's table (one paginated COUNT scan). */
 async function itemsIn(dataDir: string): Promise<number> {
-  const dynamo = await startDynamoDbLocal({ dataDir: path.join(dataDir, 'dynamodb') });
+  const dynamo = await startDynamoDbLocal({ dataDir: databaseDirOf(dataDir) });
   const store = createStore({ region: 'us-west-2', tableName: 'tutor-nexus', dynamoDbEndpoint: dynamo.endpoint });
   try {
     let count = 0;
@@ -69,16 +93,27 @@ async function itemsIn(dataDir: string): Promise<number> {
 }
 
 /**
- * The full sample's first start on a fresh data directory, a restart of it, and a start without the
- * sample (JVM, server and table only: the floor a restart cannot go under), in the same run.
+ * The full sample's first start on a fresh data directory and restarts of it, beside, in the same run:
+ * DynamoDB Local alone on that database (the floor under a restart), the same restart with the server
+ * loaded through tsx module by module (as `npm start` did before the bundle), and a start without the sample.
  */
 export async function measureStartup(options: { restarts: number }) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-start-'));
   const emptyDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-empty-'));
   try {
+    // Built (when stale) before the clock starts: the first start after a code change pays this once.
+    await bundleOf(SERVER_ENTRY);
+    const bundleSeconds = await bundleFromScratch();
     const firstStartSeconds = await startToBanner(dataDir);
     const restarts: number[] = [];
-    for (let i = 0; i < options.restarts; i++) restarts.push(await startToBanner(dataDir));
+    const throughTsx: number[] = [];
+    const alone: number[] = [];
+    // Interleaved, so that a machine slowing down mid-run weighs on each the same.
+    for (let i = 0; i < options.restarts; i++) {
+      restarts.push(await startToBanner(dataDir));
+      throughTsx.push(await startToBanner(dataDir, {}, ['--import', 'tsx', SERVER_ENTRY]));
+      alone.push(await dynamoDbLocalAlone(dataDir));
+    }
     const noSample: number[] = [];
     for (let i = 0; i < options.restarts; i++) noSample.push(await startToBanner(emptyDir, { TN_SAMPLE_CATALOG: 'off' }));
     const items = await itemsIn(dataDir);
@@ -88,11 +123,16 @@ export async function measureStartup(options: { restarts: number }) {
       firstStart: { name: 'npm start on a fresh data directory, full sample, to the ready banner', seconds: round(firstStartSeconds, 1), itemsStored: items },
       inPlaceWriteEstimate: { name: 'the same item count written in place on disk at the raw batched rate (writes alone)', seconds: round(items / rawPerSecond, 1) },
       restart: { name: 'npm start again on that directory', medianSeconds: round(median(restarts), 2), runs: restarts.map((s) => round(s, 2)) },
-      startWithoutSample: { name: 'npm start with TN_SAMPLE_CATALOG=off (JVM, server, table)', medianSeconds: round(median(noSample), 2) },
+      restartThroughTsx: { name: 'the same restart, the server loaded through tsx module by module', medianSeconds: round(median(throughTsx), 2), runs: throughTsx.map((s) => round(s, 2)) },
+      dynamoDbLocalAlone: { name: "DynamoDB Local alone on that directory's database, to its first answer", medianSeconds: round(median(alone), 2) },
+      startWithoutSample: { name: 'npm start with TN_SAMPLE_CATALOG=off on an empty directory (JVM, server, new table)', medianSeconds: round(median(noSample), 2) },
+      bundle: { name: 'bundling the server from nothing (once after a code change)', seconds: round(bundleSeconds, 1) },
       rawDiskWrites: { name: 'batched writes of 600-byte items to DynamoDB Local on disk', itemsPerSecond: round(rawPerSecond, 0) },
       ratios: {
         firstStartVsInPlaceWrites: round(firstStartSeconds / (items / rawPerSecond), 2),
         restartVsStartWithoutSample: round(median(restarts) / median(noSample), 2),
+        restartVsRestartThroughTsx: round(median(restarts) / median(throughTsx), 2),
+        restartVsDynamoDbLocalAlone: round(median(restarts) / median(alone), 2),
       },
     };
   } finally {

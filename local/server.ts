@@ -15,7 +15,7 @@ import { signInMethodFor } from '../functions/oauth/sign-in-method.js';
 import { logger } from '../functions/shared/observability.js';
 import { createServices, type Services } from '../functions/shared/services.js';
 import { inProcessRunner } from '../functions/shared/tools/contract-runner.js';
-import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
+import { databaseDirOf, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';
 import { loadSampleCatalogOnce, type SampleProgress } from './sample-catalog.js';
 import { stageFirstLoad } from './first-load.js';
@@ -39,6 +39,8 @@ export interface LocalServerOptions {
   now?: () => Date;
   /** Told about each sample file as it loads (npm start draws a progress bar with it). */
   sampleProgress?: (progress: SampleProgress) => void;
+  /** DynamoDB Local already starting on the data directory's existing database (see run-server.ts). */
+  dynamoDbLocal?: Promise<DynamoDbLocal>;
 }
 
 /** Starts (or reuses) DynamoDB Local, ensures the table, and serves the HTTP app. */
@@ -51,9 +53,12 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   let dynamo: DynamoDbLocal | undefined;
   let endpoint = baseConfig.dynamoDbEndpoint;
   if (!endpoint) {
-    const dbDir = path.join(baseConfig.dataDir, 'dynamodb');
-    if (env.TN_SAMPLE_CATALOG !== 'off') await fillFreshDataDir(dbDir, baseConfig, env.TN_SAMPLE_CATALOG === 'core' ? 'core' : 'full', options.sampleProgress);
-    dynamo = await startDynamoDbLocal({ dataDir: dbDir });
+    const dbDir = databaseDirOf(baseConfig.dataDir);
+    if (options.dynamoDbLocal) dynamo = await options.dynamoDbLocal;
+    else {
+      if (env.TN_SAMPLE_CATALOG !== 'off') await fillFreshDataDir(dbDir, baseConfig, env.TN_SAMPLE_CATALOG === 'core' ? 'core' : 'full', options.sampleProgress);
+      dynamo = await startDynamoDbLocal({ dataDir: dbDir });
+    }
     endpoint = dynamo.endpoint;
   }
   // Listen first: the authorization server's issuer is this server's own URL, port included.

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { loadConfig } from '../functions/shared/config.js';
 import { createStore, type Store } from '../functions/shared/store/dynamo-client.js';
-import { startDynamoDbLocal } from './dynamodb-local.js';
+import { databaseDirOf, startDynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';
 
 /**
@@ -11,7 +10,7 @@ import { ensureTable } from './ensure-table.js';
  */
 export async function withStore<T>(env: Record<string, string | undefined>, run: (store: Store) => Promise<T>): Promise<T> {
   const config = loadConfig(env);
-  const local = config.runtime === 'local' && !config.dynamoDbEndpoint ? await startDynamoDbLocal({ dataDir: path.join(config.dataDir, 'dynamodb') }) : undefined;
+  const local = config.runtime === 'local' && !config.dynamoDbEndpoint ? await startDynamoDbLocal({ dataDir: databaseDirOf(config.dataDir) }) : undefined;
   const store = createStore({ ...config, dynamoDbEndpoint: local?.endpoint ?? config.dynamoDbEndpoint });
   try {
     if (config.runtime === 'local') await ensureTable(store.client, config.tableName);

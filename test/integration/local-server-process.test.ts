@@ -102,9 +102,39 @@ describe('npm start process', () => {
     }
   }, 120_000);
 
+  it('restarts on the same data directory (DynamoDB Local starting while the server loads) and serves what the first run stored', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-start-'));
+    const started: ChildProcess[] = [];
+    const stop = async (child: ChildProcess) => {
+      const processes = descendantsOf(child.pid!);
+      child.kill('SIGTERM');
+      expect(await waitUntil(() => [child.pid!, ...processes].every((pid) => !alive(pid)), 20_000)).toBe(true);
+    };
+    const call = (url: string, token: string, tool: string, body: unknown) =>
+      fetch(`${url}/v1/tools/${tool}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    try {
+      const first = await npmStart(dataDir);
+      started.push(first.child);
+      const token = /Local access token[^\n]*\n\s+(\S+)/.exec(first.output())![1]!;
+      expect((await call(first.url, token, 'tn_user_preferences_set', { theme: 'dark' })).status).toBe(200);
+      await stop(first.child);
+
+      const again = await npmStart(dataDir);
+      started.push(again.child);
+      // The token generated on the first start is kept in the data directory.
+      expect(again.output()).toContain(token);
+      const preferences = await (await call(again.url, token, 'tn_user_preferences_get', {})).json();
+      expect(JSON.stringify(preferences)).toContain('"theme":"dark"');
+      await stop(again.child);
+    } finally {
+      for (const child of started) for (const pid of [child.pid!, ...descendantsOf(child.pid!)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('stops DynamoDB Local and removes the staged copy when signalled during a first start', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-start-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local-server.ts'], {
+    const child = spawn(process.execPath, ['bin/local-server.mjs'], {
       env: { ...process.env, PORT: '0', TN_DATA_DIR: dataDir, TN_LOCAL_TOKEN: 'signal-test-token', TN_DYNAMODB_ENDPOINT: '', TN_LOG_LEVEL: 'ERROR', TN_SAMPLE_CATALOG: 'core' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
