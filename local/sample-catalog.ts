@@ -29,6 +29,11 @@ export interface SampleLoadOptions {
   onProgress?: (progress: SampleProgress) => void;
   /** Stops between files (a file being loaded finishes: its run record and marker stay consistent). */
   signal?: AbortSignal;
+  /**
+   * Whether the load ends by storing the new catalog version's search index (default). A staged first
+   * load leaves it to the server, which builds it behind its banner (see startLocalServer).
+   */
+  publishIndex?: boolean;
 }
 
 /** Two files at a time: one is parsed and hashed (Node) while the other is written (DynamoDB Local). */
@@ -42,7 +47,7 @@ const FILES_AT_ONCE = 2;
  * and runs of a source share its packs).
  */
 export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOptions | string = {}): Promise<IngestionRun[]> {
-  const { dataDir = SAMPLE_DATA_DIR, set = 'full', onProgress, signal } = typeof options === 'string' ? { dataDir: options } : options;
+  const { dataDir = SAMPLE_DATA_DIR, set = 'full', onProgress, signal, publishIndex = true } = typeof options === 'string' ? { dataDir: options } : options;
   const files = sampleFiles(set);
   const sizes = await Promise.all(files.map(async ({ file }) => (await stat(path.join(dataDir, file)).catch(() => undefined))?.size ?? 0));
   const bytesTotal = sizes.reduce((sum, size) => sum + size, 0);
@@ -87,7 +92,7 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
   // A load stopped between files leaves a source's rebuilds undone until now.
   for (const source of deferredBySource.keys()) await runDeferred(source);
   // A cold start then loads the search index instead of building it.
-  if (runs.some((run) => run.catalogVersion !== undefined)) await publishCatalogIndex(store);
+  if (publishIndex && runs.some((run) => run.catalogVersion !== undefined)) await publishCatalogIndex(store);
   return runs;
 
   async function runDeferred(source: string): Promise<void> {

@@ -22,6 +22,7 @@ import { stageFirstLoad } from './first-load.js';
 import type { SampleSet } from '../functions/ingest/sources.js';
 import { createNodeServer } from './node-http.js';
 import { webAppHandler } from './web-app.js';
+import { catalogCacheFor } from '../functions/course/catalog-cache.js';
 
 export interface LocalServer {
   url: string;
@@ -52,11 +53,12 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 
   let dynamo: DynamoDbLocal | undefined;
   let endpoint = baseConfig.dynamoDbEndpoint;
+  let stagedFirstLoad = false;
   if (!endpoint) {
     const dbDir = databaseDirOf(baseConfig.dataDir);
     if (options.dynamoDbLocal) dynamo = await options.dynamoDbLocal;
     else {
-      if (env.TN_SAMPLE_CATALOG !== 'off') await fillFreshDataDir(dbDir, baseConfig, env.TN_SAMPLE_CATALOG === 'core' ? 'core' : 'full', options.sampleProgress);
+      if (env.TN_SAMPLE_CATALOG !== 'off') stagedFirstLoad = await fillFreshDataDir(dbDir, baseConfig, env.TN_SAMPLE_CATALOG === 'core' ? 'core' : 'full', options.sampleProgress);
       dynamo = await startDynamoDbLocal({ dataDir: dbDir });
     }
     endpoint = dynamo.endpoint;
@@ -106,6 +108,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       extraRedirectUris: config.oauthRedirectUris,
       signIn: signInMethodFor(config, services.authenticator),
     });
+    // A staged first load leaves the search index to here, behind the banner: built from the table and
+    // stored (3–4 s for the full sample) while the server already answers; a search meanwhile waits for it.
+    if (stagedFirstLoad) void catalogCacheFor(services.store).getIndex().catch((error: unknown) => logger.warn('search index not built', { error: error instanceof Error ? error.message : String(error) }));
     app = createHttpApp({
       services,
       definitions: ALL_DOMAIN_TOOLS,
@@ -147,18 +152,20 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
  * (see stageFirstLoad); anything that goes wrong there leaves the directory as it was, and the
  * usual load below fills it instead.
  */
-async function fillFreshDataDir(dbDir: string, config: AppConfig, set: SampleSet, onProgress?: (progress: SampleProgress) => void): Promise<void> {
+async function fillFreshDataDir(dbDir: string, config: AppConfig, set: SampleSet, onProgress?: (progress: SampleProgress) => void): Promise<boolean> {
   try {
-    await stageFirstLoad(dbDir, {
+    const outcome = await stageFirstLoad(dbDir, {
       region: config.region,
       tableName: config.tableName,
       load: async (store) => {
         await ensureTable(store.client, config.tableName);
-        await loadSampleCatalogOnce(store, { set, onProgress });
+        await loadSampleCatalogOnce(store, { set, onProgress, publishIndex: false });
       },
     });
+    return outcome === 'staged';
   } catch (error) {
     logger.warn('staged first load failed; loading in place', { error: error instanceof Error ? error.message : String(error) });
+    return false;
   }
 }
 

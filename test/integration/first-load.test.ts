@@ -7,7 +7,10 @@ import { SHARED_DB_FILE, startDynamoDbLocal } from '../../local/dynamodb-local.j
 import { ensureTable } from '../../local/ensure-table.js';
 import { stageFirstLoad } from '../../local/first-load.js';
 import { createStore } from '../../functions/shared/store/dynamo-client.js';
-import { loadedSampleFiles, markSampleFileLoaded } from '../../functions/course/catalog-store.js';
+import { getCatalogVersion, loadedSampleFiles, markSampleFileLoaded } from '../../functions/course/catalog-store.js';
+import { loadSearchIndex } from '../../functions/course/search/search-index-store.js';
+import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { startTestServer } from '../support/test-server.js';
 
 const TIMEOUT = 120_000;
 const TABLE = 'first-load-test';
@@ -92,5 +95,28 @@ describe('a fresh data directory is filled in a staged copy', () => {
     const outcome = await stageFirstLoad(dbDir, { region: 'local', tableName: TABLE, stagingRoot: '/nonexistent/staging', load: async () => undefined });
     expect(outcome).toBe('no-staging');
     expect(existsSync(dbDir)).toBe(false);
+  });
+});
+
+describe('a staged first start', () => {
+  it('answers first and builds the search index behind its banner, where a search finds it', { timeout: 240_000 }, async () => {
+    const server = await startTestServer({ TN_DYNAMODB_ENDPOINT: '', TN_TABLE_NAME: 'tutor-nexus', TN_SAMPLE_CATALOG: 'core' });
+    try {
+      const store = server.services.store;
+      const version = await getCatalogVersion(store);
+      expect(version).toBeGreaterThan(0);
+      // The staged load stored no index; the server builds and stores this version's behind its banner.
+      let artifact: Buffer | undefined;
+      for (let waited = 0; !artifact && waited < 60_000; waited += 250) {
+        artifact = await unrecorded(() => loadSearchIndex(store, version));
+        if (!artifact) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(artifact).toBeDefined();
+      const search = await server.rest('tn_course_search', { query: 'CMPT 225' });
+      expect(search.status).toBe(200);
+      expect(JSON.stringify(search.body)).toContain('CMPT 225');
+    } finally {
+      await server.close();
+    }
   });
 });

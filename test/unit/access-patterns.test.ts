@@ -28,6 +28,9 @@ describe('access pattern declarations', () => {
     expect(covered(query({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :g', ExpressionAttributeValues: { ':g': oauthKeys.grantIndex('aGFzaA') } }))).toBe('Everything one grant issued (revocation)');
     const transfer = recordedCommand('BatchGetItemCommand', { RequestItems: { t: { Keys: [catalogKeys.transferIndexMarker('langara', 'sfu'), catalogKeys.transferIndex('langara', 'CPSC 1150')] } } })!;
     expect(covered(transfer)).toBe("A sender's rules per sending course, in bulk (transfer indexes)");
+    // The staged first load sends a batch's puts as one transaction: the batch's pattern covers it.
+    const staged = recordedCommand('TransactWriteItemsCommand', { TransactItems: [{ Put: { Item: catalogKeys.termsOffered('sfu', 'sfu-sections', '2025-fall', '2025-fall') } }] })!;
+    expect(covered(staged)).toBe("Replace a source's term lists");
   });
 
   it('reject what no store module declares, naming the command', () => {

@@ -39,10 +39,18 @@ export function keyFits(template: KeyTemplate, index: AccessPattern['index'], ke
   return 'between' in key.sk && whole(sk.between[0], key.sk.between[0]) && whole(sk.between[1], key.sk.between[1]);
 }
 
+/**
+ * Bulk writes (putAll) go out as BatchWriteItem, except on a store set to `bulkPuts: 'transactions'`
+ * (the staged first load, ADR 0021), where the same puts go out 100 to a TransactWriteItems: a
+ * pattern declared for the one covers them sent as the other.
+ */
+const sameWrites = (declared: AccessPattern['operation'], sent: RecordedCommand['operation']) =>
+  declared === sent || (declared === 'BatchWriteItem' && sent === 'TransactWriteItems');
+
 export function coveringPattern(patterns: AccessPattern[], command: RecordedCommand): AccessPattern | undefined {
   return patterns.find(
     (pattern) =>
-      pattern.operation === command.operation &&
+      sameWrites(pattern.operation, command.operation) &&
       pattern.index === command.index &&
       command.keys.length > 0 &&
       command.keys.every((key) => pattern.keys.some((template) => keyFits(template, pattern.index, key))),
