@@ -2,10 +2,11 @@
 // (local/bundle.ts): about half the time tsx takes to load the server's ~1,300 modules one by one.
 // `--bundle-only` (npm's postinstall) builds the bundle and stops, so a first start does not wait for it.
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 
 const bundleOnly = process.argv.includes('--bundle-only');
 try {
+  // Inside the try: an install without dev dependencies (no tsx, no esbuild) only warns.
+  const { tsImport } = await import('tsx/esm/api');
   const { bundleOf } = await tsImport('../local/bundle.ts', import.meta.url);
   const { file } = await bundleOf('local/run-server.ts', { root: fileURLToPath(new URL('..', import.meta.url)) });
   // Imported here, not in bundle.ts: whatever a module tsx loaded imports goes through tsx's hooks too.
