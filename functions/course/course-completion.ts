@@ -1,3 +1,4 @@
+import { SUBJECT_SOURCE } from '../shared/catalog/course-ref.js';
 import { INSTITUTIONS, institutionId } from '../shared/catalog/institutions.js';
 import type { CompletionKind } from '../shared/surface/surface-contract.js';
 import type { Completion, Completer } from '../shared/surface/completion.js';
@@ -47,9 +48,11 @@ function institutions(slugs: string[], typed: string): Completion {
   return { values: matches.slice(0, MAX_VALUES), total: matches.length, hasMore: matches.length > MAX_VALUES };
 }
 
+const TYPED_CODE = new RegExp(String.raw`^(${SUBJECT_SOURCE}) ?-?(\d.*)$`);
+
 /** What was typed of a code, in the index's form: `cmpt2` → `CMPT 2`, `cmpt ` → `CMPT `. */
 export function codePrefix(typed: string): string {
   const compact = typed.trimStart().replace(/\s+/g, ' ').toUpperCase();
-  const match = /^([A-Z]{2,5}) ?(\d.*)$/.exec(compact);
+  const match = TYPED_CODE.exec(compact);
   return match ? `${match[1]} ${match[2]}` : compact;
 }

@@ -165,10 +165,22 @@ describe('uvic-requisites and uvic-kuali', () => {
     );
   });
 
-  it('quarantines hyphenated subjects ("ED-D") the course reference cannot carry, and a key/id mismatch', () => {
+  it('keeps hyphenated subjects ("ED-D 101"), and quarantines a key/id mismatch', () => {
     const out = parse('uvic-requisites', JSON.stringify({ 'ED-D101': prereqs['ED-D101'], CSC225: prereqs.CSC226 }));
-    expect(out.records).toEqual([]);
-    expect(out.rejected.map((r) => r.reason)).toEqual(['not a UVic course id: "ED-D101"', 'keyed "CSC225" but courseId is "CSC226"']);
+    expect((out.records as CourseFragment[]).map((c) => c.code)).toEqual(['ED-D 101']);
+    expect(out.rejected.map((r) => r.reason)).toEqual(['keyed "CSC225" but courseId is "CSC226"']);
+    expect(valid(out.records)).toBe(true);
+  });
+
+  it('maps every course of both UVic files, the 50 with hyphenated subjects included', () => {
+    const requisites = parse('uvic-requisites', sample('uvic-catalog-2024/courses-prereqs.json'));
+    const kuali = parse('uvic-kuali', sample('uvic-catalog-2024/kuali-course-catalog.json'));
+    for (const out of [requisites, kuali]) {
+      expect(out.rejected).toEqual([]);
+      const hyphenated = (out.records as CourseFragment[]).filter((c) => c.code.includes('-'));
+      expect(hyphenated.length).toBe(50);
+      expect(hyphenated.every((c) => /^ED-[DP] \d{3}[A-Z]?$/.test(c.code))).toBe(true);
+    }
   });
 
   it('maps the Kuali catalog stubs (title, subject, version date)', () => {

@@ -11,6 +11,9 @@ describe('course references', () => {
     ['LANG:CPSC1160', 'langara:CPSC 1160'],
     ['langara:cpsc-1181', 'langara:CPSC 1181'],
     ['ubco:MATH 100A', 'ubco:MATH 100A'],
+    ['uvic:ED-D101', 'uvic:ED-D 101'],
+    ['uvic:ed-p 250', 'uvic:ED-P 250'],
+    ['sfu:CMPT-225', 'sfu:CMPT 225'],
   ])('normalises %s to %s', (input, expected) => {
     expect(parseCourseRef(input)?.ref).toBe(expected);
   });

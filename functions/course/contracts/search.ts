@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import { defineContract } from '../../shared/tools/define-tool.js';
 import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
+import { SUBJECT_SOURCE } from '../../shared/catalog/course-ref.js';
 import { CATALOG_TOOL } from './catalog-tool.js';
 import { TermInput } from '../term-input.js';
 
@@ -25,7 +26,7 @@ export const searchContract = defineContract({
   input: z.strictObject({
     query: z.string().trim().min(1).max(200).describe('Words or a course code, e.g. "data structures" or "CMPT 225"'),
     institution: z.string().min(2).max(40).optional().describe('Institution slug or code, e.g. "sfu", "UBCV", "langara"'),
-    subject: z.string().regex(/^[A-Za-z]{2,5}$/).optional().describe('Subject code, e.g. "CMPT"'),
+    subject: z.string().regex(new RegExp(`^${SUBJECT_SOURCE}$`)).optional().describe('Subject code, e.g. "CMPT" (UVic has hyphenated ones: "ED-D")'),
     level: z.number().int().min(1).max(9).optional().describe('Year level: 1 for 100-level (1000-level at Langara), 2 for 200-level, …'),
     term: TermInput.optional().describe('Only courses with sections or an offering in this term, e.g. "2026-spring" (where the catalog has schedules: SFU, Langara)'),
     ...PaginationInput,

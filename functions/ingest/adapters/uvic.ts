@@ -12,7 +12,7 @@ import { RecordError, combine, courseCode, field, mapRecords, provenance, readJs
  *    the date the catalog version took effect.
  */
 const INSTITUTION = 'uvic';
-const COURSE_ID = /^([A-Z]{2,5})(\d{3}[A-Z]?)$/;
+const COURSE_ID = /^([A-Z]{2,5}(?:-[A-Z]{1,3})?)(\d{3}[A-Z]?)$/;
 
 export function uvicCode(id: string): string {
   const match = COURSE_ID.exec(id.trim());
@@ -140,7 +140,7 @@ export function kualiText(html: string | null | undefined): string | undefined {
   if (!html) return undefined;
   const flat = html
     .replace(/<!-- -->/g, '')
-    .replace(/<a [^>]*>\s*([A-Z]{2,5})(\d{3}[A-Z]?)\s*<\/a>[^<]*(?:<span[^>]*>\s*\([\d.]+\)\s*<\/span>)?/g, '$1 $2');
+    .replace(/<a [^>]*>\s*([A-Z]{2,5}(?:-[A-Z]{1,3})?)(\d{3}[A-Z]?)\s*<\/a>[^<]*(?:<span[^>]*>\s*\([\d.]+\)\s*<\/span>)?/g, '$1 $2');
   let out = '';
   const lists: number[] = [];
   for (const token of flat.split(/(<[^>]+>)/)) {

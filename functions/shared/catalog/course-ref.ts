@@ -10,7 +10,13 @@ export interface CourseRef {
   ref: string;
 }
 
-const CODE_PATTERN = /^([A-Za-z]{2,5})\s*[-_ ]?\s*(\d{3,4}[A-Za-z]{0,2})$/;
+/**
+ * A subject code: 2–5 letters, and at UVic a hyphenated pair (`ED-D`, `ED-P`). A hyphen followed by
+ * a letter belongs to the subject; followed by a digit it separates subject and number (`CMPT-225`).
+ */
+export const SUBJECT_SOURCE = String.raw`[A-Za-z]{2,5}(?:-[A-Za-z]{1,3})?`;
+
+const CODE_PATTERN = new RegExp(String.raw`^(${SUBJECT_SOURCE})\s*[-_ ]?\s*(\d{3,4}[A-Za-z]{0,2})$`);
 
 /** Normalises a course code: trims, collapses spaces, upper-cases subject, `CMPT120` → `CMPT 120`. */
 export function normalizeCourseCode(input: string): string | undefined {
