@@ -41,7 +41,8 @@ interface BundleRecord {
 export async function bundleOf(entry: string, options: BundleOptions = {}): Promise<Bundle> {
   const root = path.resolve(options.root ?? process.cwd());
   const cacheDir = options.cacheDir ?? path.join(root, 'node_modules', '.cache', 'tutor-nexus');
-  const name = entry.replace(/\.[cm]?tsx?$/, '').replace(/[^A-Za-z0-9]+/g, '-');
+  const stem = entry.replace(/\.[cm]?tsx?$/, '');
+  const name = stem.replace(/[^A-Za-z0-9]+/g, '-');
   const recordFile = path.join(cacheDir, `${name}.json`);
   const key = `${BUNDLE_FORMAT} ${root} ${entry}`;
   let record = await readRecord(recordFile);
@@ -51,7 +52,7 @@ export async function bundleOf(entry: string, options: BundleOptions = {}): Prom
     await writeAtomically(recordFile, JSON.stringify(record));
     await removeOldBuilds(cacheDir, name, record.dir);
   }
-  const file = path.join(cacheDir, record!.dir, `${path.basename(entry).replace(/\.[cm]?tsx?$/, '')}.js`);
+  const file = path.join(cacheDir, record!.dir, `${path.basename(stem)}.js`);
   return { file, built };
 }
 

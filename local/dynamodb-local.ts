@@ -29,10 +29,15 @@ export function databaseDirOf(dataDir: string): string {
   return path.join(dataDir, 'dynamodb');
 }
 
+/** Whether DynamoDB Local has ever written its database in this directory. */
+export function holdsDatabase(dbDir: string): boolean {
+  return existsSync(path.join(dbDir, SHARED_DB_FILE));
+}
+
 /** DynamoDB Local on the database a data directory already holds; undefined when it holds none yet. */
 export function startOnExistingDatabase(dataDir: string): Promise<DynamoDbLocal> | undefined {
   const dbDir = databaseDirOf(dataDir);
-  return existsSync(path.join(dbDir, SHARED_DB_FILE)) ? startDynamoDbLocal({ dataDir: dbDir }) : undefined;
+  return holdsDatabase(dbDir) ? startDynamoDbLocal({ dataDir: dbDir }) : undefined;
 }
 
 export interface DynamoDbLocalOptions {

@@ -1,8 +1,8 @@
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createStore, type Store } from '../functions/shared/store/dynamo-client.js';
-import { checkpointDatabase, SHARED_DB_FILE, startDynamoDbLocal } from './dynamodb-local.js';
+import { checkpointDatabase, holdsDatabase, SHARED_DB_FILE, startDynamoDbLocal } from './dynamodb-local.js';
 
 /** Memory-backed storage Linux mounts for every user; elsewhere a first load writes in place. */
 const DEFAULT_STAGING_ROOT = '/dev/shm';
@@ -30,7 +30,7 @@ export type FirstLoadOutcome = 'staged' | 'not-fresh' | 'no-staging';
  * next start simply stages again.
  */
 export async function stageFirstLoad(dbDir: string, options: FirstLoadOptions): Promise<FirstLoadOutcome> {
-  if (existsSync(path.join(dbDir, SHARED_DB_FILE))) return 'not-fresh';
+  if (holdsDatabase(dbDir)) return 'not-fresh';
   const root = options.stagingRoot ?? DEFAULT_STAGING_ROOT;
   if (!(await hasRoom(root))) return 'no-staging';
   await removeAbandonedStagings(root);

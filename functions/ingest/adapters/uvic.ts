@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../shared/catalog/catalog-model.js';
 import type { ConditionCategory, RequirementNode } from '../../shared/catalog/requirement-tree.js';
+import { CANONICAL_SUBJECT_SOURCE } from '../../shared/catalog/course-ref.js';
 import { RecordError, combine, courseCode, field, mapRecords, provenance, readJson, shape, text } from './shared.js';
 
 /**
@@ -12,7 +13,8 @@ import { RecordError, combine, courseCode, field, mapRecords, provenance, readJs
  *    the date the catalog version took effect.
  */
 const INSTITUTION = 'uvic';
-const COURSE_ID = /^([A-Z]{2,5}(?:-[A-Z]{1,3})?)(\d{3}[A-Z]?)$/;
+const COURSE_ID = new RegExp(String.raw`^(${CANONICAL_SUBJECT_SOURCE})(\d{3}[A-Z]?)$`);
+const LINKED_COURSE = new RegExp(String.raw`<a [^>]*>\s*(${CANONICAL_SUBJECT_SOURCE})(\d{3}[A-Z]?)\s*<\/a>[^<]*(?:<span[^>]*>\s*\([\d.]+\)\s*<\/span>)?`, 'g');
 
 export function uvicCode(id: string): string {
   const match = COURSE_ID.exec(id.trim());
@@ -140,7 +142,7 @@ export function kualiText(html: string | null | undefined): string | undefined {
   if (!html) return undefined;
   const flat = html
     .replace(/<!-- -->/g, '')
-    .replace(/<a [^>]*>\s*([A-Z]{2,5}(?:-[A-Z]{1,3})?)(\d{3}[A-Z]?)\s*<\/a>[^<]*(?:<span[^>]*>\s*\([\d.]+\)\s*<\/span>)?/g, '$1 $2');
+    .replace(LINKED_COURSE, '$1 $2');
   let out = '';
   const lists: number[] = [];
   for (const token of flat.split(/(<[^>]+>)/)) {

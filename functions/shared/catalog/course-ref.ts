@@ -16,6 +16,9 @@ export interface CourseRef {
  */
 export const SUBJECT_SOURCE = String.raw`[A-Za-z]{2,5}(?:-[A-Za-z]{1,3})?`;
 
+/** The same, as stored: upper case only (`ED-D`, never `ed-d`). */
+export const CANONICAL_SUBJECT_SOURCE = String.raw`[A-Z]{2,5}(?:-[A-Z]{1,3})?`;
+
 const CODE_PATTERN = new RegExp(String.raw`^(${SUBJECT_SOURCE})\s*[-_ ]?\s*(\d{3,4}[A-Za-z]{0,2})$`);
 
 /** Normalises a course code: trims, collapses spaces, upper-cases subject, `CMPT120` → `CMPT 120`. */

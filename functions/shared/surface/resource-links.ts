@@ -1,4 +1,4 @@
-import { SUBJECT_SOURCE } from '../catalog/course-ref.js';
+import { CANONICAL_SUBJECT_SOURCE } from '../catalog/course-ref.js';
 import { expandTemplate, type Surface } from './surface-contract.js';
 
 export interface ResourceLinkContent {
@@ -11,7 +11,7 @@ export interface ResourceLinkContent {
 /** Enough for a host to offer the courses and rules a result is about, without doubling its size. */
 export const MAX_RESOURCE_LINKS = 10;
 
-const COURSE_REF = new RegExp(String.raw`^([a-z0-9-]+):(${SUBJECT_SOURCE} \d{3,4}[A-Z]{0,2})$`);
+const COURSE_REF = new RegExp(String.raw`^([a-z0-9-]+):(${CANONICAL_SUBJECT_SOURCE} \d{3,4}[A-Z]{0,2})$`);
 const RULE_ID = /^[A-Za-z0-9_-]{4,80}$/;
 const MAX_DEPTH = 6;
 
