@@ -181,6 +181,20 @@ function httpReady(port: number): Promise<boolean> {
 }
 
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  return (await bootDynamoDbLocal(options)).open();
+}
+
+/**
+ * DynamoDB Local with its JVM up and listening, the database not yet opened: the emulator opens (or
+ * creates) its file on the first request it serves, which `open()` sends. A staged first load boots
+ * the serving emulator this way while the load runs, and renames the finished file in before `open()`.
+ */
+export interface BootedDynamoDbLocal {
+  open(): Promise<DynamoDbLocal>;
+  stop(): Promise<void>;
+}
+
+export async function bootDynamoDbLocal(options: DynamoDbLocalOptions & { databaseArrivesLater?: boolean } = {}): Promise<BootedDynamoDbLocal> {
   await checkJava();
   const emulator = await ensureDynamoDbLocalInstalled();
   const port = options.port ?? (await freePort());
@@ -189,7 +203,8 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const storage = options.inMemory || !options.dataDir ? ['-inMemory'] : ['-dbPath', path.resolve(options.dataDir)];
   if (storage[0] === '-dbPath') {
     await fs.mkdir(storage[1]!, { recursive: true });
-    await useWriteAheadLog(path.join(storage[1]!, SHARED_DB_FILE));
+    // A file arriving later brings its own journal mode (the mode is stored in the file).
+    if (!options.databaseArrivesLater) await useWriteAheadLog(path.join(storage[1]!, SHARED_DB_FILE));
   }
   // -disableTelemetry is in this jar's -help, but 1.25.1 parses it and never reads it; the
   // Pinpoint call at startup is really gated by DDB_LOCAL_TELEMETRY=0, so set both.
@@ -231,18 +246,27 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   };
 
   const output = () => (tail.length ? `\n--- last output ---\n${tail.join('\n')}` : ' (no output)');
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    if (exitReason) throw new Error(`DynamoDB Local exited before becoming ready (${exitReason}).${output()}`);
-    if ((await tcpOpen(port)) && (await httpReady(port))) break;
-    if (exitReason) continue; // report the exit rather than a confusing timeout
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`DynamoDB Local did not become ready on port ${port} within ${READY_TIMEOUT_MS / 1000}s.${output()}`);
+  const until = async (ready: () => Promise<boolean>, what: string): Promise<void> => {
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    for (;;) {
+      if (exitReason) throw new Error(`DynamoDB Local exited before ${what} (${exitReason}).${output()}`);
+      if (await ready()) return;
+      if (exitReason) continue; // report the exit rather than a confusing timeout
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`DynamoDB Local did not finish ${what} on port ${port} within ${READY_TIMEOUT_MS / 1000}s.${output()}`);
+      }
+      await new Promise((r) => setTimeout(r, READY_POLL_MS));
     }
-    await new Promise((r) => setTimeout(r, READY_POLL_MS));
-  }
-  return { endpoint: `http://${options.host ?? '127.0.0.1'}:${port}`, port, stop };
+  };
+  await until(() => tcpOpen(port), 'starting');
+  return {
+    open: async () => {
+      await until(() => httpReady(port), 'opening its database');
+      return { endpoint: `http://${options.host ?? '127.0.0.1'}:${port}`, port, stop };
+    },
+    stop,
+  };
 }
 
 /**

@@ -15,7 +15,7 @@ import { signInMethodFor } from '../functions/oauth/sign-in-method.js';
 import { logger } from '../functions/shared/observability.js';
 import { createServices, type Services } from '../functions/shared/services.js';
 import { inProcessRunner } from '../functions/shared/tools/contract-runner.js';
-import { databaseDirOf, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
+import { bootDynamoDbLocal, databaseDirOf, startDynamoDbLocal, type BootedDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';
 import { loadSampleCatalogOnce, type SampleProgress } from './sample-catalog.js';
 import { stageFirstLoad } from './first-load.js';
@@ -58,8 +58,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     const dbDir = databaseDirOf(baseConfig.dataDir);
     if (options.dynamoDbLocal) dynamo = await options.dynamoDbLocal;
     else {
-      if (env.TN_SAMPLE_CATALOG !== 'off') stagedFirstLoad = await fillFreshDataDir(dbDir, baseConfig, env.TN_SAMPLE_CATALOG === 'core' ? 'core' : 'full', options.sampleProgress);
-      dynamo = await startDynamoDbLocal({ dataDir: dbDir });
+      if (env.TN_SAMPLE_CATALOG !== 'off') dynamo = await fillFreshDataDir(dbDir, baseConfig, env.TN_SAMPLE_CATALOG === 'core' ? 'core' : 'full', options.sampleProgress);
+      stagedFirstLoad = dynamo !== undefined;
+      dynamo ??= await startDynamoDbLocal({ dataDir: dbDir });
     }
     endpoint = dynamo.endpoint;
   }
@@ -149,24 +150,29 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 
 /**
  * A data directory without a database gets the whole sample loaded before serving, in a staged copy
- * (see stageFirstLoad); anything that goes wrong there leaves the directory as it was, and the
- * usual load below fills it instead.
+ * (see stageFirstLoad), and comes back with its emulator serving the moved-in file: that emulator's
+ * JVM boots while the load runs (2–3 s the start no longer waits for). Anything that goes wrong
+ * leaves the directory as it was (undefined), and the usual load fills it instead.
  */
-async function fillFreshDataDir(dbDir: string, config: AppConfig, set: SampleSet, onProgress?: (progress: SampleProgress) => void): Promise<boolean> {
+async function fillFreshDataDir(dbDir: string, config: AppConfig, set: SampleSet, onProgress?: (progress: SampleProgress) => void): Promise<DynamoDbLocal | undefined> {
+  let serving: Promise<BootedDynamoDbLocal> | undefined;
   try {
     const outcome = await stageFirstLoad(dbDir, {
       region: config.region,
       tableName: config.tableName,
       load: async (store) => {
+        serving = bootDynamoDbLocal({ dataDir: dbDir, databaseArrivesLater: true });
+        serving.catch(() => undefined); // awaited below; a failed boot only costs the overlap
         await ensureTable(store.client, config.tableName);
         await loadSampleCatalogOnce(store, { set, onProgress, publishIndex: false });
       },
     });
-    return outcome === 'staged';
+    if (outcome === 'staged') return await (await serving!).open();
   } catch (error) {
     logger.warn('staged first load failed; loading in place', { error: error instanceof Error ? error.message : String(error) });
-    return false;
   }
+  await (await serving?.catch(() => undefined))?.stop();
+  return undefined;
 }
 
 /** An unset TN_LOCAL_TOKEN is generated once and kept in TN_DATA_DIR so client configs survive restarts. */

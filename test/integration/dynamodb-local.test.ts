@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rename, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import {
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { describe, it, expect } from 'vitest';
-import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
+import { bootDynamoDbLocal, checkpointDatabase, SHARED_DB_FILE, startDynamoDbLocal } from '../../local/dynamodb-local.js';
 
 const TIMEOUT = 120_000;
 
@@ -84,6 +85,44 @@ describe('DynamoDB Local', () => {
       }
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('boots without touching a directory whose database arrives later, then serves the file moved in', { timeout: TIMEOUT }, async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'tn-ddb-boot-'));
+    const made = path.join(root, 'made');
+    const served = path.join(root, 'served');
+    try {
+      const booted = await bootDynamoDbLocal({ dataDir: served, databaseArrivesLater: true });
+      try {
+        // The JVM is up and listening while the database is still being made elsewhere.
+        const maker = await startDynamoDbLocal({ dataDir: made });
+        const api1 = client(maker.endpoint);
+        try {
+          await createTable(api1, 'moved');
+          await api1.send(new PutItemCommand({ TableName: 'moved', Item: { pk: { S: 'k' }, v: { S: 'made elsewhere' } } }));
+        } finally {
+          api1.destroy();
+          await maker.stop();
+        }
+        expect(existsSync(path.join(served, SHARED_DB_FILE))).toBe(false);
+        await checkpointDatabase(made);
+        await copyFile(path.join(made, SHARED_DB_FILE), path.join(served, `${SHARED_DB_FILE}.partial`));
+        await rename(path.join(served, `${SHARED_DB_FILE}.partial`), path.join(served, SHARED_DB_FILE));
+
+        const opened = await booted.open();
+        const api2 = client(opened.endpoint);
+        try {
+          const got = await api2.send(new GetItemCommand({ TableName: 'moved', Key: { pk: { S: 'k' } } }));
+          expect(got.Item).toEqual({ pk: { S: 'k' }, v: { S: 'made elsewhere' } });
+        } finally {
+          api2.destroy();
+        }
+      } finally {
+        await booted.stop();
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
     }
   });
 });

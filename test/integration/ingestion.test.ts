@@ -51,6 +51,37 @@ describe('idempotent ingestion into DynamoDB Local', () => {
     expect(runs.Items?.map((r) => r.runId)).toEqual(expect.arrayContaining([first.runId, second.runId]));
   });
 
+  it('sends a run\'s bookkeeping together, and reads no conditional-GET state for a file', async () => {
+    const file = await writeJson('cmpt.json', cmpt());
+    const sent: { command: string; key: string; started: number; ended?: number }[] = [];
+    let clock = 0;
+    const doc = server.services.store.doc;
+    doc.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Key?: Record<string, unknown>; Item?: Record<string, unknown> };
+        const entry = { command: String(context.commandName), key: String((input.Key ?? input.Item)?.SK ?? ''), started: clock++, ended: undefined as number | undefined };
+        sent.push(entry);
+        try {
+          return await next(args);
+        } finally {
+          entry.ended = clock++;
+        }
+      },
+      { step: 'initialize', name: 'recordOrder' },
+    );
+    try {
+      const run = await ingestSource(server.services.store, sfuOutlines, file);
+      expect(run.status).toBe('succeeded');
+    } finally {
+      doc.middlewareStack.remove('recordOrder');
+    }
+    expect(sent.filter((c) => c.key.startsWith('STATE#'))).toEqual([]);
+    // The institution and its freshness go out before either is answered.
+    const bookkeeping = sent.filter((c) => c.key.startsWith('INST#'));
+    expect(bookkeeping).toHaveLength(2);
+    expect(Math.max(...bookkeeping.map((c) => c.started))).toBeLessThan(Math.min(...bookkeeping.map((c) => c.ended!)));
+  });
+
   it('updates a changed record, retires a vanished one (kept, not deleted), and the tools follow', async () => {
     const courses = cmpt();
     const [changed, removed] = [courses[0], courses[1]];

@@ -7,7 +7,7 @@ import { putAll } from '../store/batch-writes.js';
 import { ensureInstitution, recordInstitutionFreshness } from '../catalog/institution-registry.js';
 import { declareAccessPatterns, param } from '../store/access-patterns.js';
 import { reconcile, type UnlistedPolicy, type OwnedItem } from './reconcile.js';
-import { loadSource, originHash, type LoadOptions } from './source-loader.js';
+import { isUrlOrigin, loadSource, originHash, type LoadOptions } from './source-loader.js';
 
 export interface IngestionRun {
   runId: string;
@@ -68,7 +68,8 @@ export async function runIngestion(
 
   try {
     const stateKey = catalogKeys.sourceState(source, originHash(origin));
-    const previous = (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: stateKey }))).Item;
+    // A file has no validators to send back: its state is never read.
+    const previous = isUrlOrigin(origin) ? (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: stateKey }))).Item : undefined;
     const loaded = await loadSource(origin, { ...options.load, previous: previous ? { etag: previous.etag, lastModified: previous.lastModified } : undefined });
     if (loaded.notModified || loaded.text === undefined) {
       status = 'not-modified';
@@ -79,17 +80,22 @@ export async function runIngestion(
       counts.rejected = batch.rejected.length;
       await quarantine(store, source, runId, batch.rejected, ingestedAt);
       Object.assign(counts, await reconcile(store, source, batch.items, ingestedAt, batch.settleUnlisted));
-      if (counts.written + counts.retired > 0) catalogVersion = await bumpCatalogVersion(store);
-      for (const [id, seen] of batch.institutions) await ensureInstitution(store, id, seen.name);
-      await recordInstitutionFreshness(store, source, batch.institutions, ingestedAt);
-      if (loaded.etag || loaded.lastModified) {
-        await store.doc.send(
-          new PutCommand({
-            TableName: store.tableName,
-            Item: { ...stateKey, entity: ENTITY.sourceState, origin, etag: loaded.etag, lastModified: loaded.lastModified, updatedAt: ingestedAt },
-          }),
-        );
-      }
+      // Independent of each other, so sent together: a run's bookkeeping is a handful of round trips, not one per
+      // institution (a transfer file names 30+), which a small file under a busy emulator waits on one by one.
+      const [version] = await Promise.all([
+        counts.written + counts.retired > 0 ? bumpCatalogVersion(store) : undefined,
+        ...[...batch.institutions].map(([id, seen]) => ensureInstitution(store, id, seen.name)),
+        recordInstitutionFreshness(store, source, batch.institutions, ingestedAt),
+        loaded.etag || loaded.lastModified
+          ? store.doc.send(
+              new PutCommand({
+                TableName: store.tableName,
+                Item: { ...stateKey, entity: ENTITY.sourceState, origin, etag: loaded.etag, lastModified: loaded.lastModified, updatedAt: ingestedAt },
+              }),
+            )
+          : undefined,
+      ]);
+      catalogVersion = version;
     }
   } catch (error) {
     status = 'failed';
