@@ -86,14 +86,7 @@ export async function runIngestion(
         counts.written + counts.retired > 0 ? bumpCatalogVersion(store) : undefined,
         ...[...batch.institutions].map(([id, seen]) => ensureInstitution(store, id, seen.name)),
         recordInstitutionFreshness(store, source, batch.institutions, ingestedAt),
-        loaded.etag || loaded.lastModified
-          ? store.doc.send(
-              new PutCommand({
-                TableName: store.tableName,
-                Item: { ...stateKey, entity: ENTITY.sourceState, origin, etag: loaded.etag, lastModified: loaded.lastModified, updatedAt: ingestedAt },
-              }),
-            )
-          : undefined,
+        loaded.etag || loaded.lastModified ? saveSourceState(store, { ...stateKey, origin, etag: loaded.etag, lastModified: loaded.lastModified, updatedAt: ingestedAt }) : undefined,
       ]);
       catalogVersion = version;
     }
@@ -117,6 +110,10 @@ export async function runIngestion(
   };
   await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.ingestionRun(source, runId), entity: ENTITY.ingestionRun, ...run } }));
   return run;
+}
+
+async function saveSourceState(store: Store, state: Record<string, unknown>): Promise<void> {
+  await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...state, entity: ENTITY.sourceState } }));
 }
 
 async function quarantine(store: Store, source: string, runId: string, rejected: RejectedRecord[], at: string): Promise<void> {

@@ -25,12 +25,12 @@ export interface LoadOptions {
 
 export const originHash = (origin: string) => createHash('sha256').update(origin).digest('hex').slice(0, 16);
 
-/** A source is a file path or an http(s) URL; URLs get timeouts, retries with backoff and conditional GET. */
 /** An origin fetched over HTTP (conditional GETs apply); anything else is a file path. */
 export function isUrlOrigin(origin: string): boolean {
   return /^https?:\/\//i.test(origin);
 }
 
+/** A source is a file path or an http(s) URL; URLs get timeouts, retries with backoff and conditional GET. */
 export async function loadSource(origin: string, options: LoadOptions = {}): Promise<LoadedSource> {
   if (!isUrlOrigin(origin)) return { text: await readFile(origin, 'utf8'), notModified: false };
 
