@@ -1,12 +1,15 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
 import { deleteAll, putAll } from '../shared/store/batch-writes.js';
-import { storedRows } from '../shared/ingestion/record-packs.js';
+import { ROWS_BY_PARTITION, storedRows } from '../shared/ingestion/record-packs.js';
 import { unpackBodies } from '../shared/store/packed-value.js';
 import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import type { CatalogRecord, CourseFragment, GradeDistribution, Material, Offering, Section } from '../shared/catalog/catalog-model.js';
+
+/** What a pack part says of itself besides its rows: enough for storedRows to read the projected rows. */
+const PACK_HEADER = ['PK', 'SK', 'entity', 'status', 'packSource', 'GSI2PK'] as const;
 
 export interface CourseBundle {
   institution: string;
@@ -20,15 +23,27 @@ export interface CourseBundle {
   extras: Record<string, unknown>[];
 }
 
-/** Everything known about one course in one Query; retired records are left out. */
+/**
+ * Everything known about one course: its partition, and its rows in its subject's packs (only its own
+ * entry of each, projected), read at once. Retired records are left out; a row found in both places
+ * (a move into the subject's pack cut short) counts once.
+ */
 export async function getCourseBundle(store: Store, institution: string, code: string): Promise<CourseBundle | undefined> {
-  const items = await queryAll(store, {
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(institution, code) },
-  });
+  const coursePk = catalogKeys.coursePartition(institution, code);
+  const [own, inSubjectPacks] = await Promise.all([
+    queryAll(store, { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': coursePk } }),
+    queryAll(store, {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ProjectionExpression: [...PACK_HEADER.map((_, i) => `#h${i}`), '#rows.#course'].join(', '),
+      ExpressionAttributeNames: { ...Object.fromEntries(PACK_HEADER.map((name, i) => [`#h${i}`, name])), '#rows': ROWS_BY_PARTITION, '#course': coursePk },
+      ExpressionAttributeValues: { ':pk': catalogKeys.coursePackPartition(institution, code), ':prefix': catalogKeys.recordPackPrefix },
+    }),
+  ]);
+  const active = new Map<string, Record<string, unknown>>();
+  const rows = [...own.flatMap(storedRows), ...inSubjectPacks.flatMap(storedRows).filter((row) => row.PK === coursePk)];
+  for (const row of rows) if (row.status === 'active') active.set(String(row.SK), row);
   const bundle: CourseBundle = { institution, code, fragments: [], offerings: [], sections: [], grades: [], materials: [], extras: [] };
-  for (const item of items.flatMap(storedRows)) {
-    if (item.status !== 'active') continue;
+  for (const item of active.values()) {
     const record = item.record as CatalogRecord | undefined;
     if (!record) {
       bundle.extras.push(item);
@@ -107,6 +122,20 @@ export async function replaceTermsOffered(store: Store, source: string, scopes: 
   await deleteAll(store, stale.map((list) => catalogKeys.termsOffered(list.institution, source, list.scope, list.term)));
 }
 
+const COURSE_BUNDLE_TOOLS = [
+  'tn_course_get',
+  'tn_course_prereqs',
+  'tn_course_requisites',
+  'tn_course_outline',
+  'tn_course_instructor',
+  'tn_course_schedule',
+  'tn_course_section_list',
+  'tn_course_section_get',
+  'tn_course_grades',
+  'tn_course_materials',
+  'tn_course_equivalent_elsewhere',
+];
+
 export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
     name: 'Everything about one course (fragments, offerings, sections, grades, materials, transfer listings)',
@@ -114,21 +143,19 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     operation: 'Query',
     index: 'table',
     key: { PK: catalogKeys.coursePartition(param('institution'), param('code')) },
-    usedBy: [
-      'tn_course_get',
-      'tn_course_prereqs',
-      'tn_course_requisites',
-      'tn_course_outline',
-      'tn_course_instructor',
-      'tn_course_schedule',
-      'tn_course_section_list',
-      'tn_course_section_get',
-      'tn_course_grades',
-      'tn_course_materials',
-      'tn_course_equivalent_elsewhere',
-    ],
+    usedBy: COURSE_BUNDLE_TOOLS,
     notes:
-      'One round trip, page after page; retired records are filtered in code. The transfer listings of the course (both directions) come with it, each carrying its rule summary (the rule itself is stored once). Results are cached in the warm function per catalog version.',
+      'Read at once with the course\'s rows in its subject\'s packs (below), page after page; retired records are filtered in code. The transfer listings of the course (both directions) come with it, each carrying its rule summary (the rule itself is stored once). Results are cached in the warm function per catalog version.',
+  },
+  {
+    name: "One course's rows in its subject's packs (offerings, sections, grades)",
+    entity: ENTITY.catalogPack,
+    operation: 'Query',
+    index: 'table',
+    key: { PK: catalogKeys.subjectPartition(param('institution'), param('subject')), SK: beginsWith(catalogKeys.recordPackPrefix) },
+    usedBy: COURSE_BUNDLE_TOOLS,
+    notes:
+      "Projects the pack header and `rowsByPartition.<course partition>`: each pack part returns only the course's own rows (a part holding none returns none), so no other course's rows are sent or decoded. Read capacity is charged on the whole part.",
   },
   {
     name: "An institution's course fragments",

@@ -40,8 +40,9 @@ function termsOfferedIn(adapter: SourceAdapter, items: OwnedItem[]): { scopes: S
 }
 
 /**
- * Records stored in packs: many per course, always read with the whole course. Course fragments stay
- * items of their own (the institution index lists them); so do materials (few, edited one by one).
+ * Records stored in packs, a subject's in its subject partition: many per course, always read with the
+ * whole course. Course fragments stay items of their own (the institution index lists them); so do
+ * materials (few, edited one by one).
  */
 const PACKED_KINDS = new Set<CatalogRecord['kind']>(['offering', 'section', 'grades']);
 
@@ -61,7 +62,9 @@ function prepareCatalog(adapter: SourceAdapter, text: string, context: AdapterCo
       return {
         ...key,
         scope,
-        ...(packScope === undefined ? {} : { pack: { key: catalogKeys.recordPack(record.kind, adapter.name, packScope), scope: packScope } }),
+        ...(packScope === undefined
+          ? {}
+          : { pack: { PK: catalogKeys.coursePackPartition(record.institution, record.code), key: catalogKeys.recordPack(record.kind, adapter.name, packScope), scope: packScope } }),
         hash: contentHash(record),
         attributes: {
           ...(record.kind === 'course' ? catalogKeys.byInstitution(record.institution, record.code, record.provenance.source) : {}),

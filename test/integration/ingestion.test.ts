@@ -8,7 +8,7 @@ import { ingestSource } from '../../functions/ingest/ingest-source.js';
 import { sourceNamed } from '../../functions/ingest/sources.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { isPackItem, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
+import { courseRowsStored } from '../support/course-rows.js';
 
 let server: TestServer;
 let outlines: any[];
@@ -99,15 +99,8 @@ describe('idempotent ingestion into DynamoDB Local', () => {
     expect(search.body.items[0].ref).toBe(`sfu:${changed.dept} ${changed.number}`);
     const gone = await server.rest('tn_course_get', { course: `sfu:${removed.dept} ${removed.number}` });
     expect(gone.status).toBe(404);
-    const kept = await unrecorded(() => server.services.store.doc.send(
-      new QueryCommand({
-        TableName: server.config.tableName,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': `COURSE#sfu#${removed.dept} ${removed.number}` },
-      }),
-    ));
-    // Each record, stored as an item or as a row of a pack (its offerings), is kept with its status.
-    const records = (kept.Items ?? []).flatMap((item) => (isPackItem(item) ? rowsOf(item) : [item]));
+    // Each record, stored as an item or as a row of a pack (its offerings, in its subject's), is kept with its status.
+    const { rows: records } = await courseRowsStored(server.services.store, 'sfu', `${removed.dept} ${removed.number}`);
     expect(records.length).toBeGreaterThan(1);
     expect(records.every((record) => record.status === 'retired')).toBe(true);
   });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCourseBundle, listTermsOffered, replaceTermsOffered } from '../../functions/course/catalog-store.js';
 import { isPackItem, packItems, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
 import { putAll } from '../../functions/shared/store/batch-writes.js';
-import { reconcile, stableHash, type OwnedItem } from '../../functions/shared/ingestion/reconcile.js';
+import { reconcile, stableHash } from '../../functions/shared/ingestion/reconcile.js';
+import { gradeRow } from '../support/grade-rows.js';
 import { CommandRecorder, unrecorded } from '../../functions/shared/store/command-recorder.js';
 import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -23,29 +24,6 @@ afterAll(async () => {
 
 let runs = 0;
 const AT = () => `2026-11-24T00:00:${String(runs++).padStart(2, '0')}.000Z`;
-
-/** A grade row of a made-up institution, so the shared catalog's data is never touched. */
-function gradeRow(institution: string, code: string, term: string, section: string, average: number, packed = true): OwnedItem {
-  const record = {
-    kind: 'grades',
-    institution,
-    code,
-    term,
-    section,
-    average,
-    enrolled: 30,
-    provenance: { source: 'test-grades', sourceRecordId: `${code} ${term} ${section}` },
-  };
-  const scope = `${institution}:${term}:${code.split(' ')[0]}`;
-  const packScope = `${institution}:${code.split(' ')[0]}`;
-  return {
-    ...catalogKeys.record(institution, code, `grades#${term}#${section}`),
-    scope,
-    ...(packed ? { pack: { key: catalogKeys.recordPack('grades', 'test-grades', packScope), scope: packScope } } : {}),
-    hash: stableHash(record),
-    attributes: { entity: ENTITY.catalogRecord, record },
-  };
-}
 
 const storedIn = async (institution: string, code: string) => {
   const result = await unrecorded(() =>
@@ -89,7 +67,7 @@ describe('records stored in packs', () => {
 
   it('moves rows stored as items of their own into a pack, retiring the old items (never twice in a read)', async () => {
     const store = server.services.store;
-    const rows = [gradeRow('packm', 'XYZ 101', '2023-fall', '001', 65, false), gradeRow('packm', 'XYZ 101', '2023-fall', '002', 66, false)];
+    const rows = [gradeRow('packm', 'XYZ 101', '2023-fall', '001', 65, 'own-item'), gradeRow('packm', 'XYZ 101', '2023-fall', '002', 66, 'own-item')];
     await reconcile(store, 'test-grades', rows, AT());
     const before = await storedIn('packm', 'XYZ 101');
     expect(before.items.filter(isPackItem)).toHaveLength(0);
@@ -107,13 +85,14 @@ describe('records stored in packs', () => {
 
   it('retires an old item left active beside its pack row (a move cut short), so a read never sees it twice', async () => {
     const store = server.services.store;
-    const row = gradeRow('packc', 'CUT 101', '2023-fall', '001', 65, false);
+    const row = gradeRow('packc', 'CUT 101', '2023-fall', '001', 65, 'own-item');
     await reconcile(store, 'test-grades', [row], AT());
     const packed = { ...row, pack: { key: catalogKeys.recordPack('grades', 'test-grades', 'packc:CUT'), scope: 'packc:CUT' } };
     // The pack landed, the old item's retirement did not.
     const group = { PK: row.PK, key: packed.pack.key, scope: packed.pack.scope, rows: new Map([[row.SK, { ...row.attributes, SK: row.SK, scope: row.scope, status: 'active', contentHash: row.hash, firstSeenAt: '2026-01-01T00:00:00.000Z' }]]), storedParts: new Set<string>() };
     await unrecorded(() => putAll(store, packItems('test-grades', group)));
-    expect((await getCourseBundle(store, 'packc', 'CUT 101'))?.grades).toHaveLength(2);
+    // A read counts it once even now; the next run retires the old item.
+    expect((await getCourseBundle(store, 'packc', 'CUT 101'))?.grades).toHaveLength(1);
 
     expect(await reconcile(store, 'test-grades', [packed], AT())).toEqual({ written: 0, unchanged: 1, retired: 0 });
     const after = await storedIn('packc', 'CUT 101');
@@ -134,7 +113,7 @@ describe('records stored in packs', () => {
     expect(ownerQueries()).toEqual([catalogKeys.sourceScope('packed-from-start', 'packonly:MATH')]);
 
     // A source that stored a row as an item of its own reads the fine scopes too: that item may need settling.
-    await reconcile(store, 'mixed', [gradeRow('packonly', 'MATH 101', terms[0]!, '001', 70, false)], AT());
+    await reconcile(store, 'mixed', [gradeRow('packonly', 'MATH 101', terms[0]!, '001', 70, 'own-item')], AT());
     recorder.clear();
     await reconcile(store, 'mixed', rows('mixed'), AT());
     expect(ownerQueries()).toEqual([catalogKeys.sourceScope('mixed', 'packonly:MATH'), ...terms.map((term) => catalogKeys.sourceScope('mixed', `packonly:${term}:MATH`))].sort());

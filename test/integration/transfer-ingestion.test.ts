@@ -6,7 +6,7 @@ import { ingestTransferRules } from '../../functions/transfer/transfer-ingest.js
 import { ruleOf } from '../../functions/transfer/transfer-store.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { rowsOf } from '../../functions/shared/ingestion/record-packs.js';
+import { ROWS_BY_PARTITION, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
 import { decodeValue, encodeValue } from '../../functions/shared/store/packed-value.js';
 
 let server: TestServer;
@@ -70,7 +70,7 @@ describe('BC Transfer Guide ingestion', () => {
     const row = rowsOf(pack!)[0]!;
     // The same listing as an item of its own, as a table ingested before packs holds it.
     await unrecorded(() => server.services.store.doc.send(new PutCommand({ TableName: table, Item: { ...row, GSI2SK: `${pk}|${row.SK}` } })));
-    const packed = { ...pack!, packedRows: encodeValue(rowsOf(pack!).filter((r) => r.SK !== row.SK).map(({ PK: _pk, GSI2PK: _owner, ...rest }) => rest)) };
+    const packed = { ...pack!, [ROWS_BY_PARTITION]: { [pk]: encodeValue(rowsOf(pack!).filter((r) => r.SK !== row.SK).map(({ PK: _pk, GSI2PK: _owner, ...rest }) => rest)) } };
     await unrecorded(() => server.services.store.doc.send(new PutCommand({ TableName: table, Item: packed })));
 
     const run = await ingestTransferRules(server.services.store, file);

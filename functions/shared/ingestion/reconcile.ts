@@ -7,7 +7,7 @@ import { queryAll } from '../store/query-all.js';
 import { putAll } from '../store/batch-writes.js';
 import { beginsWith, declareAccessPatterns, param } from '../store/access-patterns.js';
 import { packBodies, unpackBodies } from '../store/packed-value.js';
-import { groupId, isPackItem, packItems, rowsOf, type PackGroup, type StoredRow } from './record-packs.js';
+import { groupId, isPackItem, packItems, rowKey, rowsOf, type PackGroup, type StoredRow } from './record-packs.js';
 
 /**
  * What becomes of an active item the run's scopes own but the source no longer lists: retired (the
@@ -20,8 +20,11 @@ export interface OwnedItem {
   PK: string;
   SK: string;
   scope: string;
-  /** Stored as a row of a pack (record-packs.ts) rather than as an item of its own. */
-  pack?: { key: string; scope: string };
+  /**
+   * Stored as a row of a pack (record-packs.ts) rather than as an item of its own; the pack lives in
+   * partition `PK` when given (a subject's pack), else in the item's own.
+   */
+  pack?: { key: string; scope: string; PK?: string };
   /** Hash of the content (never of the ingestion time): equal hash, nothing to write. */
   hash: string;
   /** Attributes to store besides keys, ownership and status (entity, record, index keys…). */
@@ -58,8 +61,11 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
     if (!groups.has(id)) groups.set(id, { PK: pk, key, scope, rows: new Map(), storedParts: new Set() });
     return groups.get(id)!;
   };
+  const changedGroups = new Set<string>();
   // A row moved into a pack leaves its old item behind, retired, under the same key: the live one
-  // counts, and an old item still active beside its pack row (a move cut short) is retired now.
+  // counts, and an old item still active beside its pack row (a move cut short) is retired now. A row
+  // moved between packs (a course's pack into its subject's) leaves the old pack; if a move was cut
+  // short and both hold it, the one kept counts and the other pack lets it go.
   const shadowed: Record<string, unknown>[] = [];
   const movedAway = (row: StoredRow, packKey: string | undefined) => ({ ...row, status: 'retired', retiredAt: ingestedAt, movedTo: packKey });
   const remember = (key: string, entry: Existing) => {
@@ -67,34 +73,41 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
     const rank = (e: Existing) => (e.row.status === 'active' ? 2 : 0) + (e.group ? 1 : 0);
     const [kept, dropped] = !current || rank(entry) > rank(current) ? [entry, current] : [current, entry];
     existing.set(key, kept);
-    if (dropped && !dropped.group && dropped.row.status === 'active' && kept.group) shadowed.push(movedAway(dropped.row, groups.get(kept.group)!.key));
+    if (!dropped || !kept.group) return;
+    if (!dropped.group) {
+      if (dropped.row.status === 'active') shadowed.push(movedAway(dropped.row, groups.get(kept.group)!.key));
+    } else if (dropped.group !== kept.group) {
+      groups.get(dropped.group)!.rows.delete(key);
+      changedGroups.add(dropped.group);
+    }
   };
   for (const item of stored.values()) {
     if (!isPackItem(item)) {
-      remember(`${item.PK}|${item.SK}`, { row: item as StoredRow });
+      remember(rowKey(String(item.PK), String(item.SK)), { row: item as StoredRow });
       continue;
     }
     const group = groupOf(String(item.PK), String(item.packKey), String(item.packScope));
     group.storedParts.add(String(item.SK));
     for (const row of rowsOf(item)) {
-      group.rows.set(row.SK, row);
-      remember(`${item.PK}|${row.SK}`, { row, group: groupId(group.PK, group.key) });
+      const key = rowKey(row.PK!, row.SK);
+      group.rows.set(key, row);
+      remember(key, { row, group: groupId(group.PK, group.key) });
     }
   }
 
   const toWrite: Record<string, unknown>[] = [];
-  const changedGroups = new Set<string>();
-  const retire = (entry: Existing) => settle(entry, { ...entry.row, status: 'retired', retiredAt: ingestedAt });
-  const settle = (entry: Existing, row: StoredRow) => {
+  const retire = (key: string, entry: Existing) => settle(key, entry, { ...entry.row, status: 'retired', retiredAt: ingestedAt });
+  const settle = (key: string, entry: Existing, row: StoredRow) => {
     if (!entry.group) return void toWrite.push(row);
-    groups.get(entry.group)!.rows.set(row.SK, row);
+    groups.get(entry.group)!.rows.set(key, row);
     changedGroups.add(entry.group);
   };
   let unchanged = 0;
   for (const item of items) {
-    const previous = existing.get(`${item.PK}|${item.SK}`);
-    existing.delete(`${item.PK}|${item.SK}`);
-    const target = item.pack ? groupOf(item.PK, item.pack.key, item.pack.scope) : undefined;
+    const key = rowKey(item.PK, item.SK);
+    const previous = existing.get(key);
+    existing.delete(key);
+    const target = item.pack ? groupOf(item.pack.PK ?? item.PK, item.pack.key, item.pack.scope) : undefined;
     const targetId = target && groupId(target.PK, target.key);
     if (previous && previous.row.contentHash === item.hash && previous.row.status === 'active' && previous.group === targetId) {
       unchanged++;
@@ -102,7 +115,7 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
     }
     const row: StoredRow = { ...item.attributes, SK: item.SK, status: 'active', contentHash: item.hash, firstSeenAt: previous?.row.firstSeenAt ?? ingestedAt };
     if (target) {
-      target.rows.set(item.SK, { ...row, scope: item.scope });
+      target.rows.set(key, { ...row, PK: item.PK, scope: item.scope });
       changedGroups.add(targetId!);
     } else {
       toWrite.push({ ...row, PK: item.PK, ...catalogKeys.bySource(source, item.scope, item.PK, item.SK) });
@@ -110,7 +123,7 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
     // Stored the other way before: the old place no longer speaks for it.
     if (previous && previous.group !== targetId) {
       if (previous.group) {
-        groups.get(previous.group)!.rows.delete(item.SK);
+        groups.get(previous.group)!.rows.delete(key);
         changedGroups.add(previous.group);
       } else if (previous.row.status === 'active') {
         toWrite.push(movedAway(previous.row, target?.key));
@@ -119,15 +132,15 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
   }
   let retired = 0;
   let rewritten = 0;
-  for (const entry of existing.values()) {
+  for (const [key, entry] of existing) {
     // A pack may hold rows of scopes this run did not send: those are not this run's to settle.
     if (entry.row.status !== 'active' || (entry.group && !runScopes.has(String(entry.row.scope)))) continue;
     const settled = settleUnlisted(entry.row);
     if (settled === 'retire') {
-      retire(entry);
+      retire(key, entry);
       retired++;
     } else if (settled !== 'keep') {
-      settle(entry, settled as StoredRow);
+      settle(key, entry, settled as StoredRow);
       rewritten++;
     }
   }
@@ -240,8 +253,12 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     entity: [ENTITY.catalogRecord, ENTITY.catalogPack, ENTITY.transferRule, ENTITY.transferListing],
     operation: 'BatchWriteItem',
     index: 'table',
-    keys: [catalogKeys.record(param('institution'), param('code'), param('recordId...')), catalogKeys.transferRule(param('ruleId'))],
+    keys: [
+      catalogKeys.record(param('institution'), param('code'), param('recordId...')),
+      { PK: catalogKeys.subjectPartition(param('institution'), param('subject')), SK: param('packKey...') },
+      catalogKeys.transferRule(param('ruleId')),
+    ],
     usedBy: ['ingestion'],
-    notes: 'Course records and transfer listings in their course\'s partition, transfer rules under their id; GSI2 keys name the owning source and scope. 25 a batch, 4 batches at a time, unprocessed items retried with backoff; the staged first load (ADR 0021) uses TransactWriteItems, 100 a transaction.',
+    notes: 'Course records and transfer listings in their course\'s partition (offerings, sections and grades in packs of their subject\'s), transfer rules under their id; GSI2 keys name the owning source and scope. 25 a batch, 4 batches at a time, unprocessed items retried with backoff; the staged first load (ADR 0021) uses TransactWriteItems, 100 a transaction.',
   },
 ]);

@@ -61,7 +61,15 @@ export const catalogKeys = {
    * One item holding many records of a course that are always read together (a source's offerings,
    * a term's sections, a campus's grade rows): DynamoDB Local writes items, not bytes, one at a time.
    */
-  recordPack: (kind: string, source: string, scope: string) => `pack#${kind}#${source}#${scope}`,
+  recordPack: (kind: string, source: string, scope: string) => `${catalogKeys.recordPackPrefix}${kind}#${source}#${scope}`,
+  /**
+   * Where a course's packs live: one partition per institution and subject (`CMPT` of `CMPT 225`), so
+   * a source writes one pack per subject rather than one per course, each row keeping its course's
+   * partition (ADR 0023). Read beside the course partition, projecting the course's own rows.
+   */
+  subjectPartition: (institution: string, subject: string) => `SUBJECT#${institution}#${subject}`,
+  coursePackPartition: (institution: string, code: string) => catalogKeys.subjectPartition(institution, code.split(' ')[0]!),
+  recordPackPrefix: 'pack#',
   /** GSI1 lists an institution's course fragments (search index, similar courses). */
   byInstitution: (institution: string, code: string, source: string) => ({ GSI1PK: `CATALOG#${institution}`, GSI1SK: `${code}#${source}` }),
   institutionCatalog: (institution: string) => `CATALOG#${institution}`,

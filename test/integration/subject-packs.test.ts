@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCourseBundle } from '../../functions/course/catalog-store.js';
+import { isPackItem, packItems, rowKey, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
+import { reconcile } from '../../functions/shared/ingestion/reconcile.js';
+import { putAll } from '../../functions/shared/store/batch-writes.js';
+import { CommandRecorder, unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { catalogKeys } from '../../functions/shared/store/keys.js';
+import { courseRowsStored } from '../support/course-rows.js';
+import { gradeRow } from '../support/grade-rows.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+/**
+ * A subject's packs hold the rows of all its courses (one item where there would be one per course):
+ * each course still reads only its own rows, keeps every guarantee of a row (skip, update, retire),
+ * and rows stored in a course's own pack before move over without ever being read twice.
+ */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+let runs = 0;
+const AT = () => `2026-11-26T00:00:${String(runs++).padStart(2, '0')}.000Z`;
+const sections = (bundle: Awaited<ReturnType<typeof getCourseBundle>>) => (bundle?.grades ?? []).map((g) => `${g.term}#${(g as { section: string }).section}`).sort();
+
+describe("records stored in their subject's packs", () => {
+  it('keeps a subject in one item, gives each course its own rows, and settles rows one by one', async () => {
+    const store = server.services.store;
+    const fall = [
+      gradeRow('subju', 'SUBJ 100', '2024-fall', '001', 70, 'subject-pack'),
+      gradeRow('subju', 'SUBJ 100', '2024-fall', '002', 71, 'subject-pack'),
+      gradeRow('subju', 'SUBJ 200', '2024-fall', '001', 60, 'subject-pack'),
+    ];
+    expect(await reconcile(store, 'test-grades', fall, AT())).toEqual({ written: 3, unchanged: 0, retired: 0 });
+    const subj100 = await courseRowsStored(store, 'subju', 'SUBJ 100');
+    expect(subj100.items).toHaveLength(0);
+    expect(subj100.subjectPacks.map((item) => [item.PK, item.status])).toEqual([[catalogKeys.subjectPartition('subju', 'SUBJ'), 'active']]);
+    expect(sections(await getCourseBundle(store, 'subju', 'SUBJ 100'))).toEqual(['2024-fall#001', '2024-fall#002']);
+    expect(sections(await getCourseBundle(store, 'subju', 'SUBJ 200'))).toEqual(['2024-fall#001']);
+
+    const recorder = new CommandRecorder();
+    recorder.attach(store.client);
+    expect(await reconcile(store, 'test-grades', fall, AT())).toEqual({ written: 0, unchanged: 3, retired: 0 });
+    expect(recorder.commands().filter((c) => c.operation !== 'Query' && c.operation !== 'GetItem')).toEqual([]);
+
+    // SUBJ 200's row changes and SUBJ 100's section 002 is gone: one updates, one retires, the rest stays.
+    const revised = [fall[0]!, gradeRow('subju', 'SUBJ 200', '2024-fall', '001', 64, 'subject-pack')];
+    expect(await reconcile(store, 'test-grades', revised, AT())).toEqual({ written: 1, unchanged: 1, retired: 1 });
+    expect(sections(await getCourseBundle(store, 'subju', 'SUBJ 100'))).toEqual(['2024-fall#001']);
+    expect((await getCourseBundle(store, 'subju', 'SUBJ 200'))?.grades.map((g) => (g as { average: number }).average)).toEqual([64]);
+    const kept = (await courseRowsStored(store, 'subju', 'SUBJ 100')).rows.find((row) => row.SK === 'grades#2024-fall#002');
+    expect(kept).toMatchObject({ status: 'retired', retiredAt: expect.any(String), firstSeenAt: expect.any(String) });
+  });
+
+  it("moves rows from a course's own pack into its subject's, leaving the old pack retired and empty", async () => {
+    const store = server.services.store;
+    const rows = (placement: 'course-pack' | 'subject-pack') => [
+      gradeRow('subjm', 'MOVE 101', '2023-fall', '001', 65, placement),
+      gradeRow('subjm', 'MOVE 101', '2023-fall', '002', 66, placement),
+      gradeRow('subjm', 'MOVE 202', '2023-fall', '001', 55, placement),
+    ];
+    await reconcile(store, 'test-grades', rows('course-pack'), AT());
+    const before = await courseRowsStored(store, 'subjm', 'MOVE 101');
+    expect(before.items.filter(isPackItem)).toHaveLength(1);
+    expect(before.subjectPacks).toHaveLength(0);
+    const firstSeen = before.rows.map((row) => row.firstSeenAt);
+
+    expect(await reconcile(store, 'test-grades', rows('subject-pack'), AT())).toEqual({ written: 3, unchanged: 0, retired: 0 });
+    for (const code of ['MOVE 101', 'MOVE 202']) {
+      const after = await courseRowsStored(store, 'subjm', code);
+      expect(after.items.map((item) => [item.status, rowsOf(item).length])).toEqual([['retired', 0]]);
+    }
+    const moved = await courseRowsStored(store, 'subjm', 'MOVE 101');
+    expect(moved.rows.map((row) => row.status)).toEqual(['active', 'active']);
+    // Moving is not a new sighting.
+    expect(moved.rows.map((row) => row.firstSeenAt)).toEqual(firstSeen);
+    expect(sections(await getCourseBundle(store, 'subjm', 'MOVE 101'))).toEqual(['2023-fall#001', '2023-fall#002']);
+    expect(await reconcile(store, 'test-grades', rows('subject-pack'), AT())).toEqual({ written: 0, unchanged: 3, retired: 0 });
+  });
+
+  it('reads a row once when a move between packs was cut short, and the next run lets the old pack go', async () => {
+    const store = server.services.store;
+    const row = gradeRow('subjc', 'CUT 101', '2023-fall', '001', 65, 'course-pack');
+    await reconcile(store, 'test-grades', [row], AT());
+    const moved = gradeRow('subjc', 'CUT 101', '2023-fall', '001', 65, 'subject-pack');
+    // The subject's pack landed; the course pack's rewrite did not.
+    const stored = { ...row.attributes, PK: row.PK, SK: row.SK, scope: row.scope, status: 'active', contentHash: row.hash, firstSeenAt: '2026-01-01T00:00:00.000Z' };
+    const group = { PK: moved.pack!.PK!, key: moved.pack!.key, scope: moved.pack!.scope, rows: new Map([[rowKey(row.PK, row.SK), stored]]), storedParts: new Set<string>() };
+    await unrecorded(() => putAll(store, packItems('test-grades', group)));
+    expect((await courseRowsStored(store, 'subjc', 'CUT 101')).rows.filter((r) => r.status === 'active')).toHaveLength(2);
+    expect(sections(await getCourseBundle(store, 'subjc', 'CUT 101'))).toEqual(['2023-fall#001']);
+
+    await reconcile(store, 'test-grades', [moved], AT());
+    const after = await courseRowsStored(store, 'subjc', 'CUT 101');
+    expect(after.items.map((item) => [item.status, rowsOf(item).length])).toEqual([['retired', 0]]);
+    expect(after.rows.map((r) => r.status)).toEqual(['active']);
+    expect(await reconcile(store, 'test-grades', [moved], AT())).toEqual({ written: 0, unchanged: 1, retired: 0 });
+  });
+});
