@@ -2,7 +2,6 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
 import { deleteAll, putAll } from '../shared/store/batch-writes.js';
 import { ROWS_BY_PARTITION, storedRows } from '../shared/ingestion/record-packs.js';
-import { unpackBodies } from '../shared/store/packed-value.js';
 import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
@@ -60,14 +59,22 @@ export async function getCourseBundle(store: Store, institution: string, code: s
   return known > 0 ? bundle : undefined;
 }
 
-/** Every active course fragment of an institution (GSI1), for the search index. */
+/**
+ * Every active course fragment of an institution (GSI1: its subjects' fragment packs, and fragments
+ * stored as items before packs), for the search index. A fragment found twice (a move cut short) counts once.
+ */
 export async function listCourseFragments(store: Store, institution: string): Promise<CourseFragment[]> {
   const items = await queryAll(store, {
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': catalogKeys.institutionCatalog(institution) },
   });
-  return items.filter((item) => item.status === 'active').map((item) => unpackBodies(item).record as CourseFragment);
+  const active = new Map<string, CourseFragment>();
+  for (const row of items.flatMap(storedRows)) {
+    const record = row.record as CatalogRecord | undefined;
+    if (row.status === 'active' && record?.kind === 'course') active.set(`${row.PK}|${row.SK}`, record);
+  }
+  return [...active.values()];
 }
 
 export async function getCatalogVersion(store: Store): Promise<number> {
@@ -159,12 +166,13 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   },
   {
     name: "An institution's course fragments",
-    entity: ENTITY.catalogRecord,
+    entity: [ENTITY.catalogPack, ENTITY.catalogRecord],
     operation: 'Query',
     index: 'GSI1',
     key: { GSI1PK: catalogKeys.institutionCatalog(param('institution')) },
     usedBy: ['tn_course_search (index build)', 'tn_course_similar', 'tn_course_get (close matches)'],
-    notes: 'Read once per warm process and catalog version to build the in-memory search index.',
+    notes:
+      'The active parts of its subjects\' fragment packs (a retired part leaves the listing), and fragments stored as items before packs. Read when the search index is built (at ingestion; a warm process without the artifact builds it once per catalog version).',
   },
   {
     name: "An institution's term lists (which courses each source offers in a term)",

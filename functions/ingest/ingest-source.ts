@@ -40,11 +40,11 @@ function termsOfferedIn(adapter: SourceAdapter, items: OwnedItem[]): { scopes: S
 }
 
 /**
- * Records stored in packs, a subject's in its subject partition: many per course, always read with the
- * whole course. Course fragments stay items of their own (the institution index lists them); so do
- * materials (few, edited one by one).
+ * Records stored in packs, a subject's in its subject partition (ADR 0023): course fragments, offerings,
+ * sections and grades are many per subject and never edited one by one; the institution listing (GSI1)
+ * lists the fragment packs. Materials stay items of their own (few, edited one by one).
  */
-const PACKED_KINDS = new Set<CatalogRecord['kind']>(['offering', 'section', 'grades']);
+const PACKED_KINDS = new Set<CatalogRecord['kind']>(['course', 'offering', 'section', 'grades']);
 
 function prepareCatalog(adapter: SourceAdapter, text: string, context: AdapterContext): PreparedBatch {
   const output = adapter.parse(text, context);
@@ -62,17 +62,25 @@ function prepareCatalog(adapter: SourceAdapter, text: string, context: AdapterCo
       return {
         ...key,
         scope,
-        ...(packScope === undefined
-          ? {}
-          : { pack: { PK: catalogKeys.coursePackPartition(record.institution, record.code), key: catalogKeys.recordPack(record.kind, adapter.name, packScope), scope: packScope } }),
+        ...(packScope === undefined ? {} : { pack: packOf(adapter.name, record, packScope) }),
         hash: contentHash(record),
         attributes: {
-          ...(record.kind === 'course' ? catalogKeys.byInstitution(record.institution, record.code, record.provenance.source) : {}),
+          ...(record.kind === 'course' && packScope === undefined ? catalogKeys.byInstitution(record.institution, record.code, record.provenance.source) : {}),
           entity: ENTITY.catalogRecord,
           record,
         },
       };
     }),
+  };
+}
+
+/** A record's pack: its subject's, one per kind, source and pack scope; a fragment's listed under its institution. */
+function packOf(source: string, record: CatalogRecord, scope: string): NonNullable<OwnedItem['pack']> {
+  return {
+    PK: catalogKeys.coursePackPartition(record.institution, record.code),
+    key: catalogKeys.recordPack(record.kind, source, scope),
+    scope,
+    ...(record.kind === 'course' ? { listing: catalogKeys.byInstitutionPack(record.institution, record.code, source) } : {}),
   };
 }
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCourseBundle } from '../../functions/course/catalog-store.js';
+import { getCourseBundle, listCourseFragments } from '../../functions/course/catalog-store.js';
 import { isPackItem, packItems, rowKey, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
-import { reconcile } from '../../functions/shared/ingestion/reconcile.js';
+import { reconcile, stableHash, type OwnedItem } from '../../functions/shared/ingestion/reconcile.js';
 import { putAll } from '../../functions/shared/store/batch-writes.js';
 import { CommandRecorder, unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { catalogKeys } from '../../functions/shared/store/keys.js';
+import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
 import { courseRowsStored } from '../support/course-rows.js';
 import { gradeRow } from '../support/grade-rows.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -25,6 +25,21 @@ afterAll(async () => {
 let runs = 0;
 const AT = () => `2026-11-26T00:00:${String(runs++).padStart(2, '0')}.000Z`;
 const sections = (bundle: Awaited<ReturnType<typeof getCourseBundle>>) => (bundle?.grades ?? []).map((g) => `${g.term}#${(g as { section: string }).section}`).sort();
+
+/** A course fragment as the catalog ingestion hands it over: an item listed under its institution before packs, a row of its subject's fragment pack now. */
+function fragment(institution: string, code: string, title: string, placement: 'own-item' | 'subject-pack'): OwnedItem {
+  const record = { kind: 'course', institution, code, title, provenance: { source: 'test-catalog', sourceRecordId: code } };
+  const packScope = 'all';
+  return {
+    ...catalogKeys.record(institution, code, 'course#test-catalog'),
+    scope: 'all',
+    ...(placement === 'subject-pack'
+      ? { pack: { PK: catalogKeys.coursePackPartition(institution, code), key: catalogKeys.recordPack('course', 'test-catalog', packScope), scope: packScope, listing: catalogKeys.byInstitutionPack(institution, code, 'test-catalog') } }
+      : {}),
+    hash: stableHash(record),
+    attributes: { ...(placement === 'own-item' ? catalogKeys.byInstitution(institution, code, 'test-catalog') : {}), entity: ENTITY.catalogRecord, record },
+  };
+}
 
 describe("records stored in their subject's packs", () => {
   it('keeps a subject in one item, gives each course its own rows, and settles rows one by one', async () => {
@@ -98,5 +113,26 @@ describe("records stored in their subject's packs", () => {
     expect(after.items.map((item) => [item.status, rowsOf(item).length])).toEqual([['retired', 0]]);
     expect(after.rows.map((r) => r.status)).toEqual(['active']);
     expect(await reconcile(store, 'test-grades', [moved], AT())).toEqual({ written: 0, unchanged: 1, retired: 0 });
+  });
+
+  it("lists an institution's fragments from its subjects' packs, once each, after they move there from items of their own", async () => {
+    const store = server.services.store;
+    const titles = async () => (await listCourseFragments(store, 'subjf')).map((f) => `${f.code} ${f.title}`).sort();
+    const fragments = (placement: 'own-item' | 'subject-pack') => [fragment('subjf', 'FRAG 100', 'Intro', placement), fragment('subjf', 'FRAG 200', 'Next', placement), fragment('subjf', 'OTHR 300', 'Elsewhere', placement)];
+    await reconcile(store, 'test-catalog', fragments('own-item'), AT());
+    expect(await titles()).toEqual(['FRAG 100 Intro', 'FRAG 200 Next', 'OTHR 300 Elsewhere']);
+
+    expect(await reconcile(store, 'test-catalog', fragments('subject-pack'), AT())).toEqual({ written: 3, unchanged: 0, retired: 0 });
+    expect(await titles()).toEqual(['FRAG 100 Intro', 'FRAG 200 Next', 'OTHR 300 Elsewhere']);
+    const frag = await courseRowsStored(store, 'subjf', 'FRAG 100');
+    expect(frag.items.map((item) => [item.status, item.movedTo])).toEqual([['retired', catalogKeys.recordPack('course', 'test-catalog', 'all')]]);
+    expect(frag.subjectPacks.map((item) => [item.GSI1PK, item.status])).toEqual([[catalogKeys.institutionCatalog('subjf'), 'active']]);
+    expect((await getCourseBundle(store, 'subjf', 'FRAG 200'))?.fragments.map((f) => f.title)).toEqual(['Next']);
+
+    // FRAG 200 is gone upstream: retired in its pack, and off the listing.
+    const [intro, , elsewhere] = fragments('subject-pack');
+    expect(await reconcile(store, 'test-catalog', [intro!, elsewhere!], AT())).toEqual({ written: 0, unchanged: 2, retired: 1 });
+    expect(await titles()).toEqual(['FRAG 100 Intro', 'OTHR 300 Elsewhere']);
+    expect(await getCourseBundle(store, 'subjf', 'FRAG 200')).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { queryAll } from '../store/query-all.js';
 import { putAll } from '../store/batch-writes.js';
 import { beginsWith, declareAccessPatterns, param } from '../store/access-patterns.js';
 import { packBodies, unpackBodies } from '../store/packed-value.js';
-import { groupId, isPackItem, packItems, rowKey, rowsOf, type PackGroup, type StoredRow } from './record-packs.js';
+import { groupId, isPackItem, listingOf, packItems, rowKey, rowsOf, type PackGroup, type PackListing, type StoredRow } from './record-packs.js';
 
 /**
  * What becomes of an active item the run's scopes own but the source no longer lists: retired (the
@@ -24,7 +24,7 @@ export interface OwnedItem {
    * Stored as a row of a pack (record-packs.ts) rather than as an item of its own; the pack lives in
    * partition `PK` when given (a subject's pack), else in the item's own.
    */
-  pack?: { key: string; scope: string; PK?: string };
+  pack?: { key: string; scope: string; PK?: string; listing?: PackListing };
   /** Hash of the content (never of the ingestion time): equal hash, nothing to write. */
   hash: string;
   /** Attributes to store besides keys, ownership and status (entity, record, index keys…). */
@@ -56,10 +56,12 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
 
   const existing = new Map<string, Existing>();
   const groups = new Map<string, PackGroup>();
-  const groupOf = (pk: string, key: string, scope: string) => {
+  const groupOf = (pk: string, key: string, scope: string, listing?: PackListing) => {
     const id = groupId(pk, key);
     if (!groups.has(id)) groups.set(id, { PK: pk, key, scope, rows: new Map(), storedParts: new Set() });
-    return groups.get(id)!;
+    const group = groups.get(id)!;
+    group.listing = listing ?? group.listing;
+    return group;
   };
   const changedGroups = new Set<string>();
   // A row moved into a pack leaves its old item behind, retired, under the same key: the live one
@@ -86,7 +88,7 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
       remember(rowKey(String(item.PK), String(item.SK)), { row: item as StoredRow });
       continue;
     }
-    const group = groupOf(String(item.PK), String(item.packKey), String(item.packScope));
+    const group = groupOf(String(item.PK), String(item.packKey), String(item.packScope), listingOf(item));
     group.storedParts.add(String(item.SK));
     for (const row of rowsOf(item)) {
       const key = rowKey(row.PK!, row.SK);
@@ -107,7 +109,7 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
     const key = rowKey(item.PK, item.SK);
     const previous = existing.get(key);
     existing.delete(key);
-    const target = item.pack ? groupOf(item.pack.PK ?? item.PK, item.pack.key, item.pack.scope) : undefined;
+    const target = item.pack ? groupOf(item.pack.PK ?? item.PK, item.pack.key, item.pack.scope, item.pack.listing) : undefined;
     const targetId = target && groupId(target.PK, target.key);
     if (previous && previous.row.contentHash === item.hash && previous.row.status === 'active' && previous.group === targetId) {
       unchanged++;

@@ -31,7 +31,18 @@ export interface PackGroup {
   rows: Map<string, StoredRow>;
   /** SKs of the parts stored now (all rewritten, or retired when no longer needed). */
   storedParts: Set<string>;
+  /** Keys listing the pack's active parts on GSI1 (a subject's course fragments under their institution), if any. */
+  listing?: PackListing;
 }
+
+export interface PackListing {
+  GSI1PK: string;
+  GSI1SK: string;
+}
+
+/** The listing keys a stored part carries, so a group the run only retires from keeps them. */
+export const listingOf = (part: Record<string, unknown>): PackListing | undefined =>
+  typeof part.GSI1PK === 'string' && typeof part.GSI1SK === 'string' ? { GSI1PK: part.GSI1PK, GSI1SK: part.GSI1SK } : undefined;
 
 export const isPackItem = (item: Record<string, unknown>): boolean => item.entity === ENTITY.catalogPack;
 
@@ -87,6 +98,7 @@ export function packItems(source: string, group: PackGroup): Record<string, unkn
 }
 
 function packItem(source: string, group: PackGroup, sk: string, { rows, ...content }: { status: string; rows: StoredRow[] }): Record<string, unknown> {
+  // A retired part holds nothing to list: it leaves the listing, so listing reads stay lean.
   const byPartition = new Map<string, StoredRow[]>();
   for (const { PK, GSI2PK: _owner, ...row } of rows) {
     const pk = PK ?? group.PK;
@@ -101,6 +113,7 @@ function packItem(source: string, group: PackGroup, sk: string, { rows, ...conte
     packScope: group.scope,
     packSource: source,
     ...catalogKeys.bySource(source, group.scope, group.PK, sk),
+    ...(content.status === 'active' ? group.listing : undefined),
     ...content,
     [ROWS_BY_PARTITION]: Object.fromEntries([...byPartition].map(([pk, partitionRows]) => [pk, encodeValue(partitionRows)])),
   };

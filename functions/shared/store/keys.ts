@@ -50,6 +50,9 @@ export const keys = {
   personalAccessTokenByUser: (userId: string, createdAt: string) => ({ GSI1PK: userPk(userId), GSI1SK: `PAT#${createdAt}` }),
 };
 
+/** `CMPT` of `CMPT 225`: codes are stored canonical, subject and number split by one space. */
+const courseSubject = (code: string) => code.split(' ')[0]!;
+
 /** Catalog keys: one partition per course holds every record about it, so one Query reads it all. */
 export const catalogKeys = {
   coursePartition: (institution: string, code: string) => `COURSE#${institution}#${code}`,
@@ -68,11 +71,13 @@ export const catalogKeys = {
    * partition (ADR 0023). Read beside the course partition, projecting the course's own rows.
    */
   subjectPartition: (institution: string, subject: string) => `SUBJECT#${institution}#${subject}`,
-  coursePackPartition: (institution: string, code: string) => catalogKeys.subjectPartition(institution, code.split(' ')[0]!),
+  coursePackPartition: (institution: string, code: string) => catalogKeys.subjectPartition(institution, courseSubject(code)),
   recordPackPrefix: 'pack#',
   /** GSI1 lists an institution's course fragments (search index, similar courses). */
   byInstitution: (institution: string, code: string, source: string) => ({ GSI1PK: `CATALOG#${institution}`, GSI1SK: `${code}#${source}` }),
   institutionCatalog: (institution: string) => `CATALOG#${institution}`,
+  /** GSI1 lists a subject's packs of course fragments beside fragments stored as items before packs. */
+  byInstitutionPack: (institution: string, code: string, source: string) => ({ GSI1PK: `CATALOG#${institution}`, GSI1SK: `${courseSubject(code)}#${source}#pack` }),
   /** GSI2 lists what one source owns within one scope, so a re-run can skip, update or retire exactly its records. */
   bySource: (source: string, scope: string, pk: string, sk: string) => ({ GSI2PK: ownership(source, scope), GSI2SK: `${pk}|${sk}` }),
   sourceScope: (source: string, scope: string) => ownership(source, scope),
