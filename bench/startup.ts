@@ -92,19 +92,28 @@ async function itemsIn(dataDir: string): Promise<number> {
   }
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 /**
  * The full sample's first start on a fresh data directory and restarts of it, beside, in the same run:
  * DynamoDB Local alone on that database (the floor under a restart), the same restart with the server
  * loaded through tsx module by module (as `npm start` did before the bundle), and a start without the sample.
  */
-export async function measureStartup(options: { restarts: number }) {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-start-'));
+export async function measureStartup(options: { firstStarts: number; restarts: number }) {
+  let dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-start-'));
   const emptyDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-empty-'));
   try {
     // Built (when stale) before the clock starts: the first start after a code change pays this once.
     await bundleOf(SERVER_ENTRY);
     const bundleSeconds = await bundleFromScratch();
-    const firstStartSeconds = await startToBanner(dataDir);
+    // Several fresh directories: the ready-within-a-minute promise is about the slow start, not the typical one.
+    const firstStarts = [await startToBanner(dataDir)];
+    while (firstStarts.length < options.firstStarts) {
+      await rm(dataDir, { recursive: true, force: true });
+      dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-start-'));
+      firstStarts.push(await startToBanner(dataDir));
+    }
+    const firstStartSeconds = median(firstStarts);
     const restarts: number[] = [];
     const throughTsx: number[] = [];
     const alone: number[] = [];
@@ -118,9 +127,14 @@ export async function measureStartup(options: { restarts: number }) {
     for (let i = 0; i < options.restarts; i++) noSample.push(await startToBanner(emptyDir, { TN_SAMPLE_CATALOG: 'off' }));
     const items = await itemsIn(dataDir);
     const rawPerSecond = await rawDiskWritesPerSecond(10_000);
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     return {
-      firstStart: { name: 'npm start on a fresh data directory, full sample, to the ready banner', seconds: round(firstStartSeconds, 1), itemsStored: items },
+      firstStart: {
+        name: 'npm start on a fresh data directory, full sample, to the ready banner',
+        medianSeconds: round(firstStartSeconds, 1),
+        slowestSeconds: round(Math.max(...firstStarts), 1),
+        runs: firstStarts.map((s) => round(s, 1)),
+        itemsStored: items,
+      },
       inPlaceWriteEstimate: { name: 'the same item count written in place on disk at the raw batched rate (writes alone)', seconds: round(items / rawPerSecond, 1) },
       restart: { name: 'npm start again on that directory', medianSeconds: round(median(restarts), 2), runs: restarts.map((s) => round(s, 2)) },
       restartThroughTsx: { name: 'the same restart, the server loaded through tsx module by module', medianSeconds: round(median(throughTsx), 2), runs: throughTsx.map((s) => round(s, 2)) },

@@ -23,9 +23,9 @@ export interface CourseBundle {
 }
 
 /**
- * Everything known about one course: its partition, and its rows in its subject's packs (only its own
+ * Everything known about one course: its partition, and its rows in its subject level's packs (only its own
  * entry of each, projected), read at once. Retired records are left out; a row found in both places
- * (a move into the subject's pack cut short) counts once.
+ * (a move into the subject level's pack cut short) counts once.
  */
 export async function getCourseBundle(store: Store, institution: string, code: string): Promise<CourseBundle | undefined> {
   const coursePk = catalogKeys.coursePartition(institution, code);
@@ -60,7 +60,7 @@ export async function getCourseBundle(store: Store, institution: string, code: s
 }
 
 /**
- * Every active course fragment of an institution (GSI1: its subjects' fragment packs, and fragments
+ * Every active course fragment of an institution (GSI1: its subject levels' fragment packs, and fragments
  * stored as items before packs), for the search index. A fragment found twice (a move cut short) counts once.
  */
 export async function listCourseFragments(store: Store, institution: string): Promise<CourseFragment[]> {
@@ -152,14 +152,14 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     key: { PK: catalogKeys.coursePartition(param('institution'), param('code')) },
     usedBy: COURSE_BUNDLE_TOOLS,
     notes:
-      'Read at once with the course\'s rows in its subject\'s packs (below), page after page; retired records are filtered in code. The transfer listings of the course (both directions) come with it, each carrying its rule summary (the rule itself is stored once). Results are cached in the warm function per catalog version.',
+      'Read at once with the course\'s rows in its subject level\'s packs (below), page after page; retired records are filtered in code. The transfer listings of the course (both directions) come with it, each carrying its rule summary (the rule itself is stored once). Results are cached in the warm function per catalog version.',
   },
   {
-    name: "One course's rows in its subject's packs (offerings, sections, grades)",
+    name: "One course's rows in its subject level's packs (fragments, offerings, sections, grades)",
     entity: ENTITY.catalogPack,
     operation: 'Query',
     index: 'table',
-    key: { PK: catalogKeys.subjectPartition(param('institution'), param('subject')), SK: beginsWith(catalogKeys.recordPackPrefix) },
+    key: { PK: catalogKeys.subjectLevelPartition(param('institution'), param('subject'), param('level')), SK: beginsWith(catalogKeys.recordPackPrefix) },
     usedBy: COURSE_BUNDLE_TOOLS,
     notes:
       "Projects the pack header and `rowsByPartition.<course partition>`: each pack part returns only the course's own rows (a part holding none returns none), so no other course's rows are sent or decoded. Read capacity is charged on the whole part.",
@@ -172,7 +172,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     key: { GSI1PK: catalogKeys.institutionCatalog(param('institution')) },
     usedBy: ['tn_course_search (index build)', 'tn_course_similar', 'tn_course_get (close matches)'],
     notes:
-      'The active parts of its subjects\' fragment packs (a retired part leaves the listing), and fragments stored as items before packs. Read when the search index is built (at ingestion; a warm process without the artifact builds it once per catalog version).',
+      'The active parts of its subject levels\' fragment packs (a retired part leaves the listing), and fragments stored as items before packs. Read when the search index is built (at ingestion; a warm process without the artifact builds it once per catalog version).',
   },
   {
     name: "An institution's term lists (which courses each source offers in a term)",

@@ -40,7 +40,7 @@ function termsOfferedIn(adapter: SourceAdapter, items: OwnedItem[]): { scopes: S
 }
 
 /**
- * Records stored in packs, a subject's in its subject partition (ADR 0023): course fragments, offerings,
+ * Records stored in packs, a subject level's in its partition (CMPT 2xx; ADR 0023): course fragments, offerings,
  * sections and grades are many per subject and never edited one by one; the institution listing (GSI1)
  * lists the fragment packs. Materials stay items of their own (few, edited one by one).
  */
@@ -74,7 +74,7 @@ function prepareCatalog(adapter: SourceAdapter, text: string, context: AdapterCo
   };
 }
 
-/** A record's pack: its subject's, one per kind, source and pack scope; a fragment's listed under its institution. */
+/** A record's pack: its subject level's, one per kind, source and pack scope; a fragment's listed under its institution. */
 function packOf(source: string, record: CatalogRecord, scope: string): NonNullable<OwnedItem['pack']> {
   return {
     PK: catalogKeys.coursePackPartition(record.institution, record.code),

@@ -10,7 +10,7 @@ import { gradeRow } from '../support/grade-rows.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
- * A subject's packs hold the rows of all its courses (one item where there would be one per course):
+ * A subject level's packs (CMPT 2xx) hold the rows of all its courses (one item where there would be one per course):
  * each course still reads only its own rows, keeps every guarantee of a row (skip, update, retire),
  * and rows stored in a course's own pack before move over without ever being read twice.
  */
@@ -26,7 +26,7 @@ let runs = 0;
 const AT = () => `2026-11-26T00:00:${String(runs++).padStart(2, '0')}.000Z`;
 const sections = (bundle: Awaited<ReturnType<typeof getCourseBundle>>) => (bundle?.grades ?? []).map((g) => `${g.term}#${(g as { section: string }).section}`).sort();
 
-/** A course fragment as the catalog ingestion hands it over: an item listed under its institution before packs, a row of its subject's fragment pack now. */
+/** A course fragment as the catalog ingestion hands it over: an item listed under its institution before packs, a row of its subject level's fragment pack now. */
 function fragment(institution: string, code: string, title: string, placement: 'own-item' | 'subject-pack'): OwnedItem {
   const record = { kind: 'course', institution, code, title, provenance: { source: 'test-catalog', sourceRecordId: code } };
   const packScope = 'all';
@@ -41,36 +41,36 @@ function fragment(institution: string, code: string, title: string, placement: '
   };
 }
 
-describe("records stored in their subject's packs", () => {
-  it('keeps a subject in one item, gives each course its own rows, and settles rows one by one', async () => {
+describe("records stored in their subject level's packs", () => {
+  it('keeps a subject level in one item, gives each course its own rows, and settles rows one by one', async () => {
     const store = server.services.store;
     const fall = [
       gradeRow('subju', 'SUBJ 100', '2024-fall', '001', 70, 'subject-pack'),
       gradeRow('subju', 'SUBJ 100', '2024-fall', '002', 71, 'subject-pack'),
-      gradeRow('subju', 'SUBJ 200', '2024-fall', '001', 60, 'subject-pack'),
+      gradeRow('subju', 'SUBJ 150', '2024-fall', '001', 60, 'subject-pack'),
     ];
     expect(await reconcile(store, 'test-grades', fall, AT())).toEqual({ written: 3, unchanged: 0, retired: 0 });
     const subj100 = await courseRowsStored(store, 'subju', 'SUBJ 100');
     expect(subj100.items).toHaveLength(0);
-    expect(subj100.subjectPacks.map((item) => [item.PK, item.status])).toEqual([[catalogKeys.subjectPartition('subju', 'SUBJ'), 'active']]);
+    expect(subj100.subjectPacks.map((item) => [item.PK, item.status])).toEqual([[catalogKeys.subjectLevelPartition('subju', 'SUBJ', '1'), 'active']]);
     expect(sections(await getCourseBundle(store, 'subju', 'SUBJ 100'))).toEqual(['2024-fall#001', '2024-fall#002']);
-    expect(sections(await getCourseBundle(store, 'subju', 'SUBJ 200'))).toEqual(['2024-fall#001']);
+    expect(sections(await getCourseBundle(store, 'subju', 'SUBJ 150'))).toEqual(['2024-fall#001']);
 
     const recorder = new CommandRecorder();
     recorder.attach(store.client);
     expect(await reconcile(store, 'test-grades', fall, AT())).toEqual({ written: 0, unchanged: 3, retired: 0 });
     expect(recorder.commands().filter((c) => c.operation !== 'Query' && c.operation !== 'GetItem')).toEqual([]);
 
-    // SUBJ 200's row changes and SUBJ 100's section 002 is gone: one updates, one retires, the rest stays.
-    const revised = [fall[0]!, gradeRow('subju', 'SUBJ 200', '2024-fall', '001', 64, 'subject-pack')];
+    // SUBJ 150's row changes and SUBJ 100's section 002 is gone: one updates, one retires, the rest stays.
+    const revised = [fall[0]!, gradeRow('subju', 'SUBJ 150', '2024-fall', '001', 64, 'subject-pack')];
     expect(await reconcile(store, 'test-grades', revised, AT())).toEqual({ written: 1, unchanged: 1, retired: 1 });
     expect(sections(await getCourseBundle(store, 'subju', 'SUBJ 100'))).toEqual(['2024-fall#001']);
-    expect((await getCourseBundle(store, 'subju', 'SUBJ 200'))?.grades.map((g) => (g as { average: number }).average)).toEqual([64]);
+    expect((await getCourseBundle(store, 'subju', 'SUBJ 150'))?.grades.map((g) => (g as { average: number }).average)).toEqual([64]);
     const kept = (await courseRowsStored(store, 'subju', 'SUBJ 100')).rows.find((row) => row.SK === 'grades#2024-fall#002');
     expect(kept).toMatchObject({ status: 'retired', retiredAt: expect.any(String), firstSeenAt: expect.any(String) });
   });
 
-  it("moves rows from a course's own pack into its subject's, leaving the old pack retired and empty", async () => {
+  it("moves rows from a course's own pack into its subject level's, leaving the old pack retired and empty", async () => {
     const store = server.services.store;
     const rows = (placement: 'course-pack' | 'subject-pack') => [
       gradeRow('subjm', 'MOVE 101', '2023-fall', '001', 65, placement),
@@ -101,7 +101,7 @@ describe("records stored in their subject's packs", () => {
     const row = gradeRow('subjc', 'CUT 101', '2023-fall', '001', 65, 'course-pack');
     await reconcile(store, 'test-grades', [row], AT());
     const moved = gradeRow('subjc', 'CUT 101', '2023-fall', '001', 65, 'subject-pack');
-    // The subject's pack landed; the course pack's rewrite did not.
+    // The subject level's pack landed; the course pack's rewrite did not.
     const stored = { ...row.attributes, PK: row.PK, SK: row.SK, scope: row.scope, status: 'active', contentHash: row.hash, firstSeenAt: '2026-01-01T00:00:00.000Z' };
     const group = { PK: moved.pack!.PK!, key: moved.pack!.key, scope: moved.pack!.scope, rows: new Map([[rowKey(row.PK, row.SK), stored]]), storedParts: new Set<string>() };
     await unrecorded(() => putAll(store, packItems('test-grades', group)));

@@ -9,7 +9,7 @@ const partition = async (store: Store, pk: string) =>
 
 /**
  * Everything stored about one course, whatever its status, read raw (no projection, no dedupe): the
- * items of its partition, and every row it has in a pack, its own partition's or its subject's.
+ * items of its partition, and every row it has in a pack, its own partition's or its subject level's.
  */
 export async function courseRowsStored(store: Store, institution: string, code: string) {
   const pk = catalogKeys.coursePartition(institution, code);

@@ -1,7 +1,7 @@
 import { stableHash, type OwnedItem } from '../../functions/shared/ingestion/reconcile.js';
 import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
 
-/** Where a row is stored: an item of its own (before packs), a pack in its course's partition, or its subject's pack. */
+/** Where a row is stored: an item of its own (before packs), a pack in its course's partition, or its subject level's pack. */
 export type Placement = 'own-item' | 'course-pack' | 'subject-pack';
 
 /** A grade row of a made-up institution (so the shared catalog's data is never touched), as a source's run hands it over. */

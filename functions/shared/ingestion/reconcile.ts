@@ -22,7 +22,7 @@ export interface OwnedItem {
   scope: string;
   /**
    * Stored as a row of a pack (record-packs.ts) rather than as an item of its own; the pack lives in
-   * partition `PK` when given (a subject's pack), else in the item's own.
+   * partition `PK` when given (a subject level's pack), else in the item's own.
    */
   pack?: { key: string; scope: string; PK?: string; listing?: PackListing };
   /** Hash of the content (never of the ingestion time): equal hash, nothing to write. */
@@ -66,7 +66,7 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
   const changedGroups = new Set<string>();
   // A row moved into a pack leaves its old item behind, retired, under the same key: the live one
   // counts, and an old item still active beside its pack row (a move cut short) is retired now. A row
-  // moved between packs (a course's pack into its subject's) leaves the old pack; if a move was cut
+  // moved between packs (a course's pack into its subject level's) leaves the old pack; if a move was cut
   // short and both hold it, the one kept counts and the other pack lets it go.
   const shadowed: Record<string, unknown>[] = [];
   const movedAway = (row: StoredRow, packKey: string | undefined) => ({ ...row, status: 'retired', retiredAt: ingestedAt, movedTo: packKey });
@@ -257,10 +257,10 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     index: 'table',
     keys: [
       catalogKeys.record(param('institution'), param('code'), param('recordId...')),
-      { PK: catalogKeys.subjectPartition(param('institution'), param('subject')), SK: param('packKey...') },
+      { PK: catalogKeys.subjectLevelPartition(param('institution'), param('subject'), param('level')), SK: param('packKey...') },
       catalogKeys.transferRule(param('ruleId')),
     ],
     usedBy: ['ingestion'],
-    notes: 'Course records and transfer listings in their course\'s partition (offerings, sections and grades in packs of their subject\'s), transfer rules under their id; GSI2 keys name the owning source and scope. 25 a batch, 4 batches at a time, unprocessed items retried with backoff; the staged first load (ADR 0021) uses TransactWriteItems, 100 a transaction.',
+    notes: 'Course records and transfer listings in their course\'s partition (fragments, offerings, sections and grades in packs of their subject level\'s), transfer rules under their id; GSI2 keys name the owning source and scope. 25 a batch, 4 batches at a time, unprocessed items retried with backoff; the staged first load (ADR 0021) uses TransactWriteItems, 100 a transaction.',
   },
 ]);

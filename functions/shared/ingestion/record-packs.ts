@@ -4,8 +4,8 @@ import { decodeValue, encodeValue, unpackBodies } from '../store/packed-value.js
 /**
  * A pack is one item holding many owned rows, each row what would otherwise be an item of its own: its
  * key, fine scope, content hash, status and attributes. A row keeps the partition it belongs to (its
- * course) even when its pack lives elsewhere: a subject's packs hold the rows of all its courses, one
- * item where there would be one per course (ADR 0023). A pack is owned
+ * course) even when its pack lives elsewhere: a subject level's packs (CMPT 2xx) hold the rows of all
+ * its courses, one item where there would be one per course (ADR 0023). A pack is owned
  * (GSI2) under its pack scope, which may span several fine scopes: a run settles only the rows of the
  * scopes it sent and carries the others over untouched. A pack too large for one item is split into
  * parts (`<key>`, `<key>#2`, …); a part left over after a shrink stays, retired and empty.
@@ -31,7 +31,7 @@ export interface PackGroup {
   rows: Map<string, StoredRow>;
   /** SKs of the parts stored now (all rewritten, or retired when no longer needed). */
   storedParts: Set<string>;
-  /** Keys listing the pack's active parts on GSI1 (a subject's course fragments under their institution), if any. */
+  /** Keys listing the pack's active parts on GSI1 (a subject level's course fragments under their institution), if any. */
   listing?: PackListing;
 }
 

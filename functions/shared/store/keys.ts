@@ -52,6 +52,8 @@ export const keys = {
 
 /** `CMPT` of `CMPT 225`: codes are stored canonical, subject and number split by one space. */
 const courseSubject = (code: string) => code.split(' ')[0]!;
+/** `2` of `CMPT 225`: the first character of the number, its level at every institution we hold. */
+const courseLevel = (code: string) => code.split(' ')[1]?.[0] ?? '';
 
 /** Catalog keys: one partition per course holds every record about it, so one Query reads it all. */
 export const catalogKeys = {
@@ -66,17 +68,18 @@ export const catalogKeys = {
    */
   recordPack: (kind: string, source: string, scope: string) => `${catalogKeys.recordPackPrefix}${kind}#${source}#${scope}`,
   /**
-   * Where a course's packs live: one partition per institution and subject (`CMPT` of `CMPT 225`), so
-   * a source writes one pack per subject rather than one per course, each row keeping its course's
-   * partition (ADR 0023). Read beside the course partition, projecting the course's own rows.
+   * Where a course's packs live: one partition per institution, subject and level (`CMPT` 2xx for
+   * `CMPT 225`), so a source writes one pack per subject level rather than one per course, each row
+   * keeping its course's partition (ADR 0023). Read beside the course partition, projecting the
+   * course's own rows; the level keeps what a read goes through to a fraction of the subject.
    */
-  subjectPartition: (institution: string, subject: string) => `SUBJECT#${institution}#${subject}`,
-  coursePackPartition: (institution: string, code: string) => catalogKeys.subjectPartition(institution, courseSubject(code)),
+  subjectLevelPartition: (institution: string, subject: string, level: string) => `SUBJECT#${institution}#${subject}#${level}`,
+  coursePackPartition: (institution: string, code: string) => catalogKeys.subjectLevelPartition(institution, courseSubject(code), courseLevel(code)),
   recordPackPrefix: 'pack#',
   /** GSI1 lists an institution's course fragments (search index, similar courses). */
   byInstitution: (institution: string, code: string, source: string) => ({ GSI1PK: `CATALOG#${institution}`, GSI1SK: `${code}#${source}` }),
   institutionCatalog: (institution: string) => `CATALOG#${institution}`,
-  /** GSI1 lists a subject's packs of course fragments beside fragments stored as items before packs. */
+  /** GSI1 lists a subject level's packs of course fragments beside fragments stored as items before packs. */
   byInstitutionPack: (institution: string, code: string, source: string) => ({ GSI1PK: `CATALOG#${institution}`, GSI1SK: `${courseSubject(code)}#${source}#pack` }),
   /** GSI2 lists what one source owns within one scope, so a re-run can skip, update or retire exactly its records. */
   bySource: (source: string, scope: string, pk: string, sk: string) => ({ GSI2PK: ownership(source, scope), GSI2SK: `${pk}|${sk}` }),
