@@ -156,8 +156,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
  */
 async function fillFreshDataDir(dbDir: string, config: AppConfig, set: SampleSet, onProgress?: (progress: SampleProgress) => void): Promise<DynamoDbLocal | undefined> {
   let serving: Promise<BootedDynamoDbLocal> | undefined;
+  let outcome: Awaited<ReturnType<typeof stageFirstLoad>> | undefined;
   try {
-    const outcome = await stageFirstLoad(dbDir, {
+    outcome = await stageFirstLoad(dbDir, {
       region: config.region,
       tableName: config.tableName,
       load: async (store) => {
@@ -167,13 +168,22 @@ async function fillFreshDataDir(dbDir: string, config: AppConfig, set: SampleSet
         await loadSampleCatalogOnce(store, { set, onProgress, publishIndex: false });
       },
     });
-    if (outcome === 'staged') return await (await serving!).open();
   } catch (error) {
-    logger.warn('staged first load failed; loading in place', { error: error instanceof Error ? error.message : String(error) });
+    logger.warn('staged first load failed; loading in place', { error: messageOf(error) });
+  }
+  if (outcome === 'staged') {
+    try {
+      return await (await serving!).open();
+    } catch (error) {
+      // The staged database is in place and every file is marked loaded: only the early emulator failed.
+      logger.warn('the loaded database is in place; the emulator booted beside the load could not serve it, starting it again', { error: messageOf(error) });
+    }
   }
   await (await serving?.catch(() => undefined))?.stop();
   return undefined;
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** An unset TN_LOCAL_TOKEN is generated once and kept in TN_DATA_DIR so client configs survive restarts. */
 async function resolveLocalToken(dataDir: string, configured: string | undefined): Promise<{ token: string; generated: boolean }> {

@@ -4,7 +4,7 @@ import { getCourseBundle, listTermsOffered, replaceTermsOffered } from '../../fu
 import { isPackItem, packItems, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
 import { putAll } from '../../functions/shared/store/batch-writes.js';
 import { reconcile, stableHash } from '../../functions/shared/ingestion/reconcile.js';
-import { gradeRow } from '../support/grade-rows.js';
+import { gradeRow, runClock } from '../support/grade-rows.js';
 import { CommandRecorder, unrecorded } from '../../functions/shared/store/command-recorder.js';
 import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -22,8 +22,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-let runs = 0;
-const AT = () => `2026-11-24T00:00:${String(runs++).padStart(2, '0')}.000Z`;
+const AT = runClock('2026-11-24');
 
 const storedIn = async (institution: string, code: string) => {
   const result = await unrecorded(() =>

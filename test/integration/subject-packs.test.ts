@@ -6,7 +6,7 @@ import { putAll } from '../../functions/shared/store/batch-writes.js';
 import { CommandRecorder, unrecorded } from '../../functions/shared/store/command-recorder.js';
 import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
 import { courseRowsStored } from '../support/course-rows.js';
-import { gradeRow } from '../support/grade-rows.js';
+import { gradeRow, runClock } from '../support/grade-rows.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
@@ -22,8 +22,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-let runs = 0;
-const AT = () => `2026-11-26T00:00:${String(runs++).padStart(2, '0')}.000Z`;
+const AT = runClock('2026-11-26');
 const sections = (bundle: Awaited<ReturnType<typeof getCourseBundle>>) => (bundle?.grades ?? []).map((g) => `${g.term}#${(g as { section: string }).section}`).sort();
 
 /** A course fragment as the catalog ingestion hands it over: an item listed under its institution before packs, a row of its subject level's fragment pack now. */

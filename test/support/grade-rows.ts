@@ -27,3 +27,9 @@ export function gradeRow(institution: string, code: string, term: string, sectio
     attributes: { entity: ENTITY.catalogRecord, record },
   };
 }
+
+/** Successive ingestion times on one day, one per run, so each run's rows tell which run wrote them. */
+export function runClock(day: string): () => string {
+  let runs = 0;
+  return () => `${day}T00:00:${String(runs++).padStart(2, '0')}.000Z`;
+}

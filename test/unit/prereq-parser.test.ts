@@ -269,6 +269,26 @@ describe('parsePrerequisites on Langara texts', () => {
   });
 });
 
+describe('parsePrerequisites on UVic rule text (hyphenated subjects)', () => {
+  // UVic's Kuali rules as kualiText renders them from data/sample/uvic-catalog-2024 (ED-D402, ED-D415).
+  const uvic = course('uvic');
+  const admission = cond('program', 'admission to Professional Specialization Certificate in Special and Inclusive Education program.');
+  it.each<[string, RequirementNode]>([
+    ['Complete all of the following: (Complete all of: (ED-D 405), admission to Professional Specialization Certificate in Special and Inclusive Education program.)', all(uvic('ED-D 405'), admission)],
+    [
+      'Complete all of the following: (Complete all of: (ED-D 402, ED-D 405), admission to Professional Specialization Certificate in Special and Inclusive Education program.)',
+      all(uvic('ED-D 402'), uvic('ED-D 405'), admission),
+    ],
+  ])('%s', (text, tree) => {
+    expect(parse(text, 'uvic').tree).toEqual(tree);
+  });
+
+  it('reads a hyphenated code written without its space, and in the either-subject shorthands', () => {
+    expect(parse('ED-D405 and ED-P 351.', 'uvic').tree).toEqual(all(uvic('ED-D 405'), uvic('ED-P 351')));
+    expect(parse('ED-D/EDUC 420.', 'uvic').tree).toEqual(any(uvic('ED-D 420'), uvic('EDUC 420')));
+  });
+});
+
 describe('parse results never fail silently', () => {
   it('reports clauses it cannot type as unparsed nodes', () => {
     const text =

@@ -1,4 +1,4 @@
-import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import { CANONICAL_SUBJECT_SOURCE, normalizeCourseCode } from '../../shared/catalog/course-ref.js';
 import { parsePrerequisites } from './parser.js';
 import { langaraTexts, loadLangaraConverted, loadSfuParsed, sfuTexts, ubcTexts, type SourceText } from './sources.js';
 import type { RequirementNode } from './tree.js';
@@ -74,8 +74,10 @@ function grades(node: Canon | undefined, into = new Map<string, Set<string>>()):
   return into;
 }
 
+const CANONICAL_CODE = new RegExp(String.raw`${CANONICAL_SUBJECT_SOURCE} \d{3,4}[A-Z]?`, 'g');
+
 function codes(canonKey: string): string {
-  return [...new Set(canonKey.match(/[A-Z]{2,5} \d{3,4}[A-Z]?/g) ?? [])].sort().join(',');
+  return [...new Set(canonKey.match(CANONICAL_CODE) ?? [])].sort().join(',');
 }
 
 /** Compares two canonical trees; undefined when they agree, else why not. */

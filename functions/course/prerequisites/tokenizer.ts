@@ -1,4 +1,4 @@
-import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import { CANONICAL_SUBJECT_SOURCE, normalizeCourseCode } from '../../shared/catalog/course-ref.js';
 
 /**
  * Lexer for prerequisite prose. Course codes, high-school courses ("PHYS 12"), quoted grades,
@@ -26,6 +26,11 @@ export function isLetterGrade(value: string): boolean {
   return LETTER_GRADE.test(value);
 }
 
+// Subjects as stored, UVic's hyphenated ones included ("ED-D 405").
+const SUBJECT = CANONICAL_SUBJECT_SOURCE;
+const EITHER_SUBJECT_IN_PARENTHESES = new RegExp(String.raw`\b(${SUBJECT}) \(or (${SUBJECT})\) (\d{3,4}[A-Z]?)\b`, 'g');
+const EITHER_SUBJECT_WITH_SLASH = new RegExp(String.raw`\b(${SUBJECT})\/(${SUBJECT}) (\d{3,4}[A-Z]?)\b`, 'g');
+
 /**
  * Rewrites the two shorthand forms the data uses for "either subject" so the grammar sees plain
  * course codes: "ECON (or BUEC) 333" and "ENSC/CMPT 150".
@@ -37,8 +42,8 @@ export function normalizeText(raw: string): string {
     .replace(/[\u2013\u2014]/g, '-')
     .replace(/\s+/g, ' ')
     .replace(/^\s*pre-?requisites?(?:\(s\))?\s*:\s*/i, '')
-    .replace(/\b([A-Z]{2,5}) \(or ([A-Z]{2,5})\) (\d{3,4}[A-Z]?)\b/g, '$1 $3 (or $2 $3)')
-    .replace(/\b([A-Z]{2,5})\/([A-Z]{2,5}) (\d{3,4}[A-Z]?)\b/g, '$1 $3/$2 $3')
+    .replace(EITHER_SUBJECT_IN_PARENTHESES, '$1 $3 (or $2 $3)')
+    .replace(EITHER_SUBJECT_WITH_SLASH, '$1 $3/$2 $3')
     .trim();
 }
 
@@ -57,7 +62,7 @@ const RULES: Rule[] = [
   { kind: 'word', pattern: /(?:https?:\/\/|www\.)[^\s)]+/y, value: (m) => m[0].toLowerCase() },
   {
     kind: 'course',
-    pattern: /([A-Z]{2,5}) ?(\d{3,4}[A-Z]?)(?![\w%])/y,
+    pattern: new RegExp(String.raw`(${SUBJECT}) ?(\d{3,4}[A-Z]?)(?![\w%])`, 'y'),
     value: (m) => (subjectOk(m[1]!) ? normalizeCourseCode(`${m[1]} ${m[2]}`) : undefined),
   },
   { kind: 'hs', pattern: /([A-Z]{2,5}) (1[12])(?![\w%]|\.\d)/y, value: (m) => (subjectOk(m[1]!) ? `${m[1]} ${m[2]}` : undefined) },

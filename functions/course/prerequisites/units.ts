@@ -1,3 +1,4 @@
+import { CANONICAL_SUBJECT_SOURCE } from '../../shared/catalog/course-ref.js';
 import { classifyPhrase, startsRequirement } from './conditions.js';
 import type { Cursor } from './cursor.js';
 import { prefixGradeAhead, readPostfixGrade, readPrefixGrade } from './grade-phrases.js';
@@ -5,6 +6,9 @@ import type { Grammar, SeqOptions } from './grammar.js';
 import { allOf, anyOf, applyGrade, courseNodes, markConcurrent, markEquivalent } from './nodes.js';
 import type { Sep } from './sequence.js';
 import type { RequirementNode } from './tree.js';
+
+/** "CPSC courses", "ED-D courses": a subject named as a whole. */
+const SUBJECT_COURSES = new RegExp(String.raw`^(${CANONICAL_SUBJECT_SOURCE}) courses\b`);
 
 /** Units (the operands of a sequence) and the postfixes that modify the unit just read. */
 
@@ -256,7 +260,7 @@ function concurrencyParen(c: Cursor, units: RequirementNode[], inner: string): v
     c.ctx.concurrent.push(...codes);
     return;
   }
-  const subject = /^([A-Z]{2,5}) courses\b/.exec(inner)?.[1];
+  const subject = SUBJECT_COURSES.exec(inner)?.[1];
   if (subject || /^(all|both|either)\b/i.test(inner)) {
     for (const unit of units) {
       for (const course of courseNodes(unit)) if (!subject || course.code.startsWith(`${subject} `)) course.concurrent = true;
