@@ -54,6 +54,48 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
     expect(web.errors).toEqual([]);
   });
 
+  it('narrows a search by institution, year level and subject, kept in the URL and undone by Back', async () => {
+    const { page } = web;
+    const results = page.locator('ol.results > li');
+    /** The hits once the page has settled on the URL's search: code and institution of each. */
+    const settled = async (check: (url: URL) => boolean) => {
+      await page.waitForURL((url) => check(url));
+      await page.getByRole('status').waitFor({ state: 'detached' });
+      await results.first().waitFor();
+      return results.allInnerTexts();
+    };
+    await page.goto(`${server.url}/?q=calculus`);
+    const everywhere = await settled((url) => url.searchParams.get('q') === 'calculus');
+
+    await page.getByText('Narrow the search').click();
+    await page.getByLabel('Institution').selectOption('ubc');
+    await page.getByLabel('Year level').selectOption('1');
+    const narrowed = await settled((url) => url.searchParams.get('institution') === 'ubc' && url.searchParams.get('level') === '1');
+    expect(narrowed.length).toBeGreaterThan(0);
+    expect(narrowed).not.toEqual(everywhere);
+    for (const hit of narrowed) expect(hit).toMatch(/^[A-Z-]{2,9} 1\d{2}.*· UBC/s);
+
+    await page.getByLabel('Subject').fill('math');
+    await page.keyboard.press('Enter');
+    const math = await settled((url) => url.searchParams.get('subject') === 'math');
+    for (const hit of math) expect(hit).toMatch(/^MATH 1\d{2}.*· UBC/s);
+    await expectAccessible(page);
+    await screenshot(page, 'web-search-filters');
+
+    await page.goBack();
+    await settled((url) => !url.searchParams.has('subject'));
+    expect(await page.getByLabel('Subject').inputValue()).toBe('');
+    expect(await page.getByLabel('Institution').inputValue()).toBe('ubc');
+
+    // A subject that cannot be one: the tool's own error, naming the field.
+    await page.getByLabel('Subject').fill('C++');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/subject/i);
+    // The browser itself logs the 400 response; nothing else may be an error.
+    expect(web.errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+    web.errors.splice(0); // the next tests share this page
+  });
+
   it('draws the grade distribution with suppressed bins marked', async () => {
     const { page } = web;
     await page.goto(`${server.url}/courses/ubc/CPSC%20110`);
@@ -111,8 +153,8 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: /Results for/ }).waitFor();
     await page.locator('.results a').first().waitFor();
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
+    // The search button, the folded filters, then the first result.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
     const focused = await page.evaluate(() => (document.activeElement as HTMLAnchorElement).getAttribute('href'));
     expect(focused).toMatch(/^\/courses\//);
     await page.keyboard.press('Enter');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCourseBundle, listTermsOffered, replaceTermsOffered } from '../../functions/course/catalog-store.js';
 import { isPackItem, packItems, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
 import { putAll } from '../../functions/shared/store/batch-writes.js';
+import { encodeValue } from '../../functions/shared/store/packed-value.js';
 import { reconcile, stableHash } from '../../functions/shared/ingestion/reconcile.js';
 import { gradeRow, runClock } from '../support/grade-rows.js';
 import { CommandRecorder, unrecorded } from '../../functions/shared/store/command-recorder.js';
@@ -97,6 +98,27 @@ describe('records stored in packs', () => {
     const after = await storedIn('packc', 'CUT 101');
     expect(after.items.filter((item) => !isPackItem(item)).map((item) => [item.status, item.movedTo])).toEqual([['retired', packed.pack.key]]);
     expect((await getCourseBundle(store, 'packc', 'CUT 101'))?.grades).toHaveLength(1);
+  });
+
+  it('reads packs stored before rows were kept per partition (one value, or a list) as they are, and rewrites them only on change', async () => {
+    const store = server.services.store;
+    const rows = [gradeRow('packo', 'OLD 100', '2022-fall', '001', 61), gradeRow('packo', 'OLD 101', '2022-fall', '001', 62)];
+    const stored = (row: (typeof rows)[number]) => ({ ...row.attributes, SK: row.SK, scope: row.scope, status: 'active', contentHash: row.hash, firstSeenAt: '2026-01-01T00:00:00.000Z' });
+    const header = (row: (typeof rows)[number]) => {
+      const [part] = packItems('test-grades', { PK: row.PK, key: row.pack!.key, scope: row.pack!.scope, rows: new Map(), storedParts: new Set([row.pack!.key]) });
+      const { rowsByPartition: _now, ...rest } = part!;
+      return { ...rest, status: 'active' };
+    };
+    await unrecorded(() =>
+      putAll(store, [
+        { ...header(rows[0]!), packedRows: encodeValue([stored(rows[0]!)]) },
+        { ...header(rows[1]!), rows: [stored(rows[1]!)] },
+      ]),
+    );
+    expect((await getCourseBundle(store, 'packo', 'OLD 100'))?.grades.map((g) => (g as { average: number }).average)).toEqual([61]);
+    expect((await getCourseBundle(store, 'packo', 'OLD 101'))?.grades.map((g) => (g as { average: number }).average)).toEqual([62]);
+    expect(await reconcile(store, 'test-grades', rows, AT())).toEqual({ written: 0, unchanged: 2, retired: 0 });
+    expect((await storedIn('packo', 'OLD 100')).items[0]).toHaveProperty('packedRows');
   });
 
   it('reads only pack scopes for a source that never stored rows outside packs, and every fine scope once one did', async () => {

@@ -95,22 +95,25 @@ describe("records stored in their subject level's packs", () => {
     expect(await reconcile(store, 'test-grades', rows('subject-pack'), AT())).toEqual({ written: 0, unchanged: 3, retired: 0 });
   });
 
-  it('reads a row once when a move between packs was cut short, and the next run lets the old pack go', async () => {
+  it('reads the moved copy once when a move between packs was cut short, and the next run keeps it and lets the old pack go', async () => {
     const store = server.services.store;
     const row = gradeRow('subjc', 'CUT 101', '2023-fall', '001', 65, 'course-pack');
     await reconcile(store, 'test-grades', [row], AT());
-    const moved = gradeRow('subjc', 'CUT 101', '2023-fall', '001', 65, 'subject-pack');
-    // The subject level's pack landed; the course pack's rewrite did not.
-    const stored = { ...row.attributes, PK: row.PK, SK: row.SK, scope: row.scope, status: 'active', contentHash: row.hash, firstSeenAt: '2026-01-01T00:00:00.000Z' };
-    const group = { PK: moved.pack!.PK!, key: moved.pack!.key, scope: moved.pack!.scope, rows: new Map([[rowKey(row.PK, row.SK), stored]]), storedParts: new Set<string>() };
+    // The run that moved the row and changed it landed its subject level's pack, not the course pack's rewrite.
+    const moved = gradeRow('subjc', 'CUT 101', '2023-fall', '001', 70, 'subject-pack');
+    const stored = { ...moved.attributes, PK: moved.PK, SK: moved.SK, scope: moved.scope, status: 'active', contentHash: moved.hash, firstSeenAt: '2026-01-01T00:00:00.000Z' };
+    const group = { PK: moved.pack!.PK!, key: moved.pack!.key, scope: moved.pack!.scope, rows: new Map([[rowKey(moved.PK, moved.SK), stored]]), storedParts: new Set<string>() };
     await unrecorded(() => putAll(store, packItems('test-grades', group)));
     expect((await courseRowsStored(store, 'subjc', 'CUT 101')).rows.filter((r) => r.status === 'active')).toHaveLength(2);
-    expect(sections(await getCourseBundle(store, 'subjc', 'CUT 101'))).toEqual(['2023-fall#001']);
+    const averages = async () => (await getCourseBundle(store, 'subjc', 'CUT 101'))?.grades.map((g) => (g as { average: number }).average);
+    expect(await averages()).toEqual([70]);
 
-    await reconcile(store, 'test-grades', [moved], AT());
+    // The moved copy is the one kept (as the read does): nothing to rewrite in it, the old pack lets go.
+    expect(await reconcile(store, 'test-grades', [moved], AT())).toEqual({ written: 0, unchanged: 1, retired: 0 });
     const after = await courseRowsStored(store, 'subjc', 'CUT 101');
     expect(after.items.map((item) => [item.status, rowsOf(item).length])).toEqual([['retired', 0]]);
-    expect(after.rows.map((r) => r.status)).toEqual(['active']);
+    expect(after.rows.map((r) => [r.status, r.firstSeenAt])).toEqual([['active', '2026-01-01T00:00:00.000Z']]);
+    expect(await averages()).toEqual([70]);
     expect(await reconcile(store, 'test-grades', [moved], AT())).toEqual({ written: 0, unchanged: 1, retired: 0 });
   });
 
@@ -124,7 +127,8 @@ describe("records stored in their subject level's packs", () => {
     expect(await reconcile(store, 'test-catalog', fragments('subject-pack'), AT())).toEqual({ written: 3, unchanged: 0, retired: 0 });
     expect(await titles()).toEqual(['FRAG 100 Intro', 'FRAG 200 Next', 'OTHR 300 Elsewhere']);
     const frag = await courseRowsStored(store, 'subjf', 'FRAG 100');
-    expect(frag.items.map((item) => [item.status, item.movedTo])).toEqual([['retired', catalogKeys.recordPack('course', 'test-catalog', 'all')]]);
+    // The old item is retired, and off the listing: its pack lists the fragment now.
+    expect(frag.items.map((item) => [item.status, item.movedTo, item.GSI1PK])).toEqual([['retired', catalogKeys.recordPack('course', 'test-catalog', 'all'), undefined]]);
     expect(frag.subjectPacks.map((item) => [item.GSI1PK, item.status])).toEqual([[catalogKeys.institutionCatalog('subjf'), 'active']]);
     expect((await getCourseBundle(store, 'subjf', 'FRAG 200'))?.fragments.map((f) => f.title)).toEqual(['Next']);
 

@@ -20,7 +20,7 @@ function page(url: URL) {
   if (course) return <CoursePage institution={decodeURIComponent(course[1]!)} code={decodeURIComponent(course[2]!)} />;
   switch (url.pathname.replace(/\/+$/, '') || '/') {
     case '/':
-      return <SearchPage query={url.searchParams.get('q') ?? ''} />;
+      return <SearchPage params={url.searchParams} />;
     case '/transfer':
       return <TransferPage params={url.searchParams} />;
     case '/tutor':

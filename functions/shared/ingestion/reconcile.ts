@@ -64,15 +64,25 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
     return group;
   };
   const changedGroups = new Set<string>();
+  // Packs rows only left (moved to another pack) are written after the rest, so a run cut short
+  // between the two leaves a row in both places (read once) rather than in neither.
+  const vacated = new Set<string>();
+  const vacate = (id: string) => {
+    vacated.add(id);
+    changedGroups.add(id);
+  };
   // A row moved into a pack leaves its old item behind, retired, under the same key: the live one
   // counts, and an old item still active beside its pack row (a move cut short) is retired now. A row
   // moved between packs (a course's pack into its subject level's) leaves the old pack; if a move was cut
   // short and both hold it, the one kept counts and the other pack lets it go.
   const shadowed: Record<string, unknown>[] = [];
-  const movedAway = (row: StoredRow, packKey: string | undefined) => ({ ...row, status: 'retired', retiredAt: ingestedAt, movedTo: packKey });
+  // The old item leaves the fragment listing too: its pack lists it now.
+  const movedAway = ({ GSI1PK: _listed, GSI1SK: _listedAs, ...row }: StoredRow, packKey: string | undefined) => ({ ...row, status: 'retired', retiredAt: ingestedAt, movedTo: packKey });
   const remember = (key: string, entry: Existing) => {
     const current = existing.get(key);
-    const rank = (e: Existing) => (e.row.status === 'active' ? 2 : 0) + (e.group ? 1 : 0);
+    // Active first, then a pack over an item, then a pack outside the row's own partition (where rows
+    // move to, and the copy the course read prefers).
+    const rank = (e: Existing) => (e.row.status === 'active' ? 4 : 0) + (e.group ? 2 : 0) + (e.group && !e.group.startsWith(`${e.row.PK}|`) ? 1 : 0);
     const [kept, dropped] = !current || rank(entry) > rank(current) ? [entry, current] : [current, entry];
     existing.set(key, kept);
     if (!dropped || !kept.group) return;
@@ -80,7 +90,7 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
       if (dropped.row.status === 'active') shadowed.push(movedAway(dropped.row, groups.get(kept.group)!.key));
     } else if (dropped.group !== kept.group) {
       groups.get(dropped.group)!.rows.delete(key);
-      changedGroups.add(dropped.group);
+      vacate(dropped.group);
     }
   };
   for (const item of stored.values()) {
@@ -126,9 +136,9 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
     if (previous && previous.group !== targetId) {
       if (previous.group) {
         groups.get(previous.group)!.rows.delete(key);
-        changedGroups.add(previous.group);
+        vacate(previous.group);
       } else if (previous.row.status === 'active') {
-        toWrite.push(movedAway(previous.row, target?.key));
+        shadowed.push(movedAway(previous.row, target?.key));
       }
     }
   }
@@ -146,8 +156,10 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
       rewritten++;
     }
   }
-  for (const id of changedGroups) toWrite.push(...packItems(source, groups.get(id)!));
-  await putAll(store, [...toWrite, ...shadowed].map(packBodies));
+  const vacatedItems: Record<string, unknown>[] = [];
+  for (const id of changedGroups) (vacated.has(id) ? vacatedItems : toWrite).push(...packItems(source, groups.get(id)!));
+  await putAll(store, toWrite.map(packBodies));
+  await putAll(store, [...vacatedItems, ...shadowed].map(packBodies));
   return { written: items.length - unchanged + rewritten, unchanged, retired };
 }
 

@@ -37,10 +37,11 @@ async function putInTransactions(store: Store, items: Record<string, unknown>[],
   });
 }
 
-function approximateSize(item: Record<string, unknown>): number {
-  let size = 0;
-  for (const [name, value] of Object.entries(item)) size += name.length + (value instanceof Uint8Array ? value.byteLength : JSON.stringify(value)?.length ?? 0);
-  return size;
+/** Names plus values, binary values (a pack's rows per partition included) by their length rather than as JSON. */
+function approximateSize(value: unknown): number {
+  if (value instanceof Uint8Array) return value.byteLength;
+  if (value && typeof value === 'object' && !Array.isArray(value)) return Object.entries(value).reduce((size, [name, inner]) => size + name.length + approximateSize(inner), 0);
+  return JSON.stringify(value)?.length ?? 0;
 }
 
 /** Deletes in chunks of 25, in order (one batch at a time), retrying unprocessed keys. */
