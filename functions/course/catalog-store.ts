@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../shared/store/query-all.js';
 import { deleteAll, putAll } from '../shared/store/batch-writes.js';
-import { ROWS_BY_PARTITION, storedRows } from '../shared/ingestion/record-packs.js';
+import { ROWS_BY_PARTITION, rowKey, storedRows } from '../shared/ingestion/record-packs.js';
 import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
@@ -72,7 +72,7 @@ export async function listCourseFragments(store: Store, institution: string): Pr
   const active = new Map<string, CourseFragment>();
   for (const row of items.flatMap(storedRows)) {
     const record = row.record as CatalogRecord | undefined;
-    if (row.status === 'active' && record?.kind === 'course') active.set(`${row.PK}|${row.SK}`, record);
+    if (row.status === 'active' && record?.kind === 'course') active.set(rowKey(String(row.PK), String(row.SK)), record);
   }
   return [...active.values()];
 }

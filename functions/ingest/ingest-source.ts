@@ -65,7 +65,6 @@ function prepareCatalog(adapter: SourceAdapter, text: string, context: AdapterCo
         ...(packScope === undefined ? {} : { pack: packOf(adapter.name, record, packScope) }),
         hash: contentHash(record),
         attributes: {
-          ...(record.kind === 'course' && packScope === undefined ? catalogKeys.byInstitution(record.institution, record.code, record.provenance.source) : {}),
           entity: ENTITY.catalogRecord,
           record,
         },

@@ -82,7 +82,7 @@ export async function reconcile(store: Store, source: string, items: OwnedItem[]
     const current = existing.get(key);
     // Active first, then a pack over an item, then a pack outside the row's own partition (where rows
     // move to, and the copy the course read prefers).
-    const rank = (e: Existing) => (e.row.status === 'active' ? 4 : 0) + (e.group ? 2 : 0) + (e.group && !e.group.startsWith(`${e.row.PK}|`) ? 1 : 0);
+    const rank = (e: Existing) => (e.row.status === 'active' ? 4 : 0) + (e.group ? 2 : 0) + (e.group && groups.get(e.group)!.PK !== e.row.PK ? 1 : 0);
     const [kept, dropped] = !current || rank(entry) > rank(current) ? [entry, current] : [current, entry];
     existing.set(key, kept);
     if (!dropped || !kept.group) return;

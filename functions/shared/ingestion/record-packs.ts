@@ -98,7 +98,6 @@ export function packItems(source: string, group: PackGroup): Record<string, unkn
 }
 
 function packItem(source: string, group: PackGroup, sk: string, { rows, ...content }: { status: string; rows: StoredRow[] }): Record<string, unknown> {
-  // A retired part holds nothing to list: it leaves the listing, so listing reads stay lean.
   const byPartition = new Map<string, StoredRow[]>();
   for (const { PK, GSI2PK: _owner, ...row } of rows) {
     const pk = PK ?? group.PK;
@@ -113,6 +112,7 @@ function packItem(source: string, group: PackGroup, sk: string, { rows, ...conte
     packScope: group.scope,
     packSource: source,
     ...catalogKeys.bySource(source, group.scope, group.PK, sk),
+    // A retired part holds nothing to list: it leaves the listing, so listing reads stay lean.
     ...(content.status === 'active' ? group.listing : undefined),
     ...content,
     [ROWS_BY_PARTITION]: Object.fromEntries([...byPartition].map(([pk, partitionRows]) => [pk, encodeValue(partitionRows)])),

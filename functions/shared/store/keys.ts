@@ -55,7 +55,11 @@ const courseSubject = (code: string) => code.split(' ')[0]!;
 /** `2` of `CMPT 225`: the first character of the number, its level at every institution we hold. */
 const courseLevel = (code: string) => code.split(' ')[1]?.[0] ?? '';
 
-/** Catalog keys: one partition per course holds every record about it, so one Query reads it all. */
+/**
+ * Catalog keys: one partition per course holds what is stored about it item by item (materials, transfer
+ * listings, records stored before packs); its packed records live in its subject level's partition, and
+ * the course read queries both at once.
+ */
 export const catalogKeys = {
   coursePartition: (institution: string, code: string) => `COURSE#${institution}#${code}`,
   record: (institution: string, code: string, recordId: string) => ({
@@ -63,7 +67,7 @@ export const catalogKeys = {
     SK: recordId,
   }),
   /**
-   * One item holding many records of a course that are always read together (a source's offerings,
+   * One item holding many records that are always read by course (a source's fragments and offerings,
    * a term's sections, a campus's grade rows): DynamoDB Local writes items, not bytes, one at a time.
    */
   recordPack: (kind: string, source: string, scope: string) => `${catalogKeys.recordPackPrefix}${kind}#${source}#${scope}`,
@@ -76,7 +80,7 @@ export const catalogKeys = {
   subjectLevelPartition: (institution: string, subject: string, level: string) => `SUBJECT#${institution}#${subject}#${level}`,
   coursePackPartition: (institution: string, code: string) => catalogKeys.subjectLevelPartition(institution, courseSubject(code), courseLevel(code)),
   recordPackPrefix: 'pack#',
-  /** GSI1 lists an institution's course fragments (search index, similar courses). */
+  /** GSI1 listed an institution's course fragments one by one before they were packed; such items are still read. */
   byInstitution: (institution: string, code: string, source: string) => ({ GSI1PK: `CATALOG#${institution}`, GSI1SK: `${code}#${source}` }),
   institutionCatalog: (institution: string) => `CATALOG#${institution}`,
   /** GSI1 lists a subject level's packs of course fragments beside fragments stored as items before packs. */

@@ -64,10 +64,11 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
   useTitle(query ? `Search: ${query}` : '');
   const [text, setText] = useState(query);
   const [draft, setDraft] = useState(filters);
-  const [lastHref, setLastHref] = useState(searchHref(query, filters));
+  const href = searchHref(query, filters);
+  const [lastHref, setLastHref] = useState(href);
   // Back/forward changes the search in the URL: follow it.
-  if (searchHref(query, filters) !== lastHref) {
-    setLastHref(searchHref(query, filters));
+  if (href !== lastHref) {
+    setLastHref(href);
     setText(query);
     setDraft(filters);
   }
