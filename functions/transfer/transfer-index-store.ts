@@ -68,6 +68,18 @@ export async function unindexedPairs(store: Store, pairs: { sender: string; rece
   return pairs.filter((pair) => !built.has(catalogKeys.transferIndexMarker(pair.sender, pair.receiver).PK));
 }
 
+/**
+ * Which of these institutions send rules, and towards which receivers: their index manifests, in one
+ * batch read. Only an answer that found no rule asks (to say a sender has none loaded).
+ */
+export async function transferSenders(store: Store, institutions: string[]): Promise<{ sender: string; receivers: string[] }[]> {
+  const items = await getItems(store, institutions.map((id) => catalogKeys.transferIndexManifest(id)));
+  return items
+    .map((item) => ({ sender: String(item.PK).slice(catalogKeys.transferIndexManifest('').PK.length), receivers: ((item.receivers as string[] | undefined) ?? []).slice().sort() }))
+    .filter((entry) => entry.receivers.length)
+    .sort((a, b) => a.sender.localeCompare(b.sender));
+}
+
 async function readManifest(store: Store, sender: string): Promise<{ receivers: string[]; courses: string[]; item?: Record<string, unknown> }> {
   const [item] = await getItems(store, [catalogKeys.transferIndexManifest(sender)]);
   return { receivers: (item?.receivers as string[] | undefined) ?? [], courses: (item?.courses as string[] | undefined) ?? [], ...(item ? { item } : {}) };
@@ -150,6 +162,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
       usedBy: [
         'tn_transfer_resolve (the pair\'s marker and the given courses, then the one-digit neighbours of uncovered ones)',
         'transfer ingestion (which pairs were never indexed; the receivers and courses of the sender\'s last build)',
+        'tn_transfer_resolve and tn_transfer_compare that found no rule (which institutions send rules, from their manifests)',
       ],
       notes: 'One item per sending course holds every active rule listing it, towards every receiver (gzipped JSON, `packedRules`); readers keep the receiver they asked for. Without the pair\'s marker the listings are read instead. Warm processes keep the items per catalog version.',
     },

@@ -4,6 +4,7 @@ import { stableHash, type OwnedItem, type UnlistedPolicy } from '../shared/inges
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import { logger } from '../shared/observability.js';
+import { awardedKeys } from './award-forms.js';
 import { parseBctgFile } from './bctg-adapters.js';
 import { invalidateTransferIndex, refreshTransferIndexes, unindexedPairs } from './transfer-index-store.js';
 import type { TransferRule } from './rule-model.js';
@@ -71,7 +72,8 @@ function prepareRules(text: string, ingestedAt: string): PreparedBatch & { rules
  * capture that missed a subject says nothing about it), from the earliest end date among its rules
  * (a PDF export with history reaches back to 1999; an export of active agreements only to the first
  * that has just ended), up to the latest start it knows of. A stored rule of its pairs that it no
- * longer lists becomes history, never erased: outside what the file covers, it is kept as it is;
+ * longer lists becomes history, never erased: outside what the file covers, it is kept as it is; one
+ * for the same courses and start as a rule the file lists is an older reading of that row and retires;
  * followed by a rule for the same courses that starts later, it ends the day before (superseded);
  * otherwise the guide dropped it, and it ends the day before the snapshot's latest start (retired
  * only if that is before it began).
@@ -94,7 +96,11 @@ function snapshotPolicy(rules: TransferRule[], ingestedAt: string): UnlistedPoli
     const refs = rule ? rule.sourceCourses.map((c) => `${c.institution}:${c.code}`) : equivalence!.sourceCourses;
     if ((span.effectiveEnd !== null && span.effectiveEnd < periodStart) || !refs.some((ref) => listedSubjects.has(subjectOf(ref)))) return 'keep';
     const [sender, receiver] = String(existing.GSI2PK).split('#').at(-1)!.split('->');
-    const successor = (startsBySet.get(setKey(sender!, receiver!, refs)) ?? []).filter((start) => start > span.effectiveStart).sort()[0];
+    const starts = startsBySet.get(setKey(sender!, receiver!, refs)) ?? [];
+    // The file lists a rule for the same courses from the same day: this one is an older reading of that row (the parser
+    // changed what it makes of the wording), never a rule of its own.
+    if (starts.includes(span.effectiveStart)) return 'retire';
+    const successor = starts.filter((start) => start > span.effectiveStart).sort()[0];
     const end = dayBefore(successor ?? latestStart);
     if (end < span.effectiveStart) return 'retire';
     if (span.effectiveEnd !== null && span.effectiveEnd <= end) return 'keep';
@@ -135,8 +141,9 @@ function itemsOf(rule: TransferRule): OwnedItem[] {
     attributes: { entity: ENTITY.transferListing, ruleId: rule.ruleId, equivalence: equivalenceOf(rule, direction) },
   });
   for (const source of rule.sourceCourses) items.push(listing(source.institution, source.code, 'outgoing', rule.receiverInstitution));
-  const targetCodes = new Set(rule.targets.filter((t) => t.kind === 'course' && t.code).map((t) => t.code!));
-  for (const code of targetCodes) items.push(listing(rule.receiverInstitution, code, 'incoming', rule.senderInstitution));
+  // Reverse lookup: listed under every receiving course the rule can award, in any form (alternative, exemption, 0-credit,
+  // under a condition, part of a bundle), and under each generic credit ("ASC 2XX"), whose partition is keyed like a course's.
+  for (const key of awardedKeys(rule).keys()) items.push(listing(rule.receiverInstitution, key, 'incoming', rule.senderInstitution));
   return items;
 }
 

@@ -4,7 +4,8 @@ import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineContract } from '../../shared/tools/define-tool.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
 import { MatchSchema, RuleSummarySchema } from '../match-output.js';
-import { CompletedAtTargetInput, SourceCoursesInput, StudentFactsInput } from '../resolve-input.js';
+import { CompletedAtTargetInput, CompletedOnInput, SourceCoursesInput, StudentFactsInput } from '../resolve-input.js';
+import { PlanConstraintSchema } from './plan-schema.js';
 
 export const InstitutionInput = (role: string) => z.string().min(2).max(40).describe(`${role} institution: slug or BC Transfer Guide code, e.g. "langara" or "LANG"`);
 
@@ -24,6 +25,7 @@ export const resolveContract = defineContract({
     sourceCourses: SourceCoursesInput,
     asOfDate: optionalField(effectiveDateInput('Date the rules must be in force; default today')),
     completedAtTarget: CompletedAtTargetInput,
+    completedOn: CompletedOnInput,
     ...StudentFactsInput,
   }),
   output: z.object({
@@ -56,14 +58,28 @@ export const resolveContract = defineContract({
         totalCredits: z.number(),
         optimal: z.boolean().describe('True when the plan is proven the best; false when the search stopped at its budget'),
         rules: z
-          .array(z.object({ ruleId: z.string(), consumes: z.array(z.string()).describe('Given courses this rule uses up (a choice rule takes only what it needs)'), credits: z.number() }))
+          .array(
+            z.object({
+              ruleId: z.string(),
+              consumes: z.array(z.string()).describe('Given courses this rule uses up (a choice rule takes only what it needs)'),
+              credits: z.number(),
+              awards: z.array(z.string()).optional().describe('What the plan takes from the rule, as published, when it is not its main award'),
+              basis: z
+                .enum(['main', 'alternative', 'conditional', 'partial', 'situational'])
+                .optional()
+                .describe('alternative: one the wording offers instead; conditional: an award under a condition that holds; partial: what part of a bundle earns; situational: either of two awards applies'),
+            }),
+          )
           .optional(),
         overlaps: z
           .array(z.object({ target: z.string(), ruleIds: z.array(z.string()), awardedBy: z.string().nullable().describe('The plan rule that awards it; null when none does') }))
           .optional()
           .describe('Specific receiving courses that several exact matches award: a student receives each once'),
+        constraints: z.array(PlanConstraintSchema).optional().describe('Limits the wording of the rules puts on the plan: the plan respects every one'),
       })
-      .describe('Exact matches that transfer the most credit with each given course used once and each specific receiving course awarded once; among equal credit, specific courses before generic before elective, then newer rules'),
+      .describe(
+        'Exact matches that transfer the most credit with each given course used once, each specific receiving course awarded once (more only where the wording lets it be taken more than once), and every limit the wording sets respected (plan.constraints); among equal credit, specific courses before generic before elective, then newer rules',
+      ),
     roundTrips: z.number().int().describe('Store round trips this answer took'),
   }),
   category: 'analysis',

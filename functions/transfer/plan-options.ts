@@ -1,0 +1,283 @@
+import type { StudentFacts, TransferCondition } from './conditions.js';
+import { evaluateCondition } from './condition-status.js';
+import { targetChoices, type Outcome } from './outcomes.js';
+import { optimisePlan, type PlanOption } from './plan.js';
+import { targetSignature } from './rule-identity.js';
+import type { AlternativeTarget, TransferConstraint, TransferTarget } from './rule-model.js';
+import type { Match } from './resolve.js';
+import { dateFor, inForce, sendingSide } from './rule-span.js';
+
+export interface PlannedRule {
+  ruleId: string;
+  /** The given courses this rule consumes in the plan (a choice rule takes only what it needs). */
+  consumes: string[];
+  credits: number;
+  /** What the plan takes from the rule, as published, when it is not its main award (an alternative, an award under a condition, part of a bundle). */
+  awards?: string[];
+  basis?: 'main' | 'alternative' | 'conditional' | 'partial' | 'situational';
+}
+
+export interface PlanConstraint {
+  type: TransferConstraint['type'];
+  side: TransferConstraint['side'];
+  courses: string[];
+  max?: number;
+  maxCredits?: number;
+  subject?: string;
+  level?: number;
+  text: string;
+  /** Rules whose wording states it. */
+  ruleIds: string[];
+  /** True when it kept an award out of the plan that would otherwise fit. */
+  limitedPlan: boolean;
+}
+
+export interface Plan {
+  ruleIds: string[];
+  totalCredits: number;
+  optimal: boolean;
+  rules: PlannedRule[];
+  /** Specific receiving courses more than one exact match awards: the plan awards each once (unless repeatable). */
+  overlaps: { target: string; ruleIds: string[]; awardedBy: string | null }[];
+  /** Limits the wording of the rules puts on the plan. */
+  constraints: PlanConstraint[];
+}
+
+interface Candidate extends PlanOption {
+  match: Match;
+  targets: AlternativeTarget[];
+  basis: NonNullable<PlannedRule['basis']>;
+}
+
+const SPECIFICITY: Partial<Record<TransferTarget['kind'], number>> = { course: 2, generic: 1, elective: 0 };
+const MAX_VARIANTS = 16;
+const credits = (targets: AlternativeTarget[]) => targets.reduce((s, t) => s + (t.credits ?? 0), 0);
+
+function combinations<T>(items: T[], k: number): T[][] {
+  if (k === 0) return [[]];
+  if (items.length < k) return [];
+  const [first, ...rest] = items;
+  return [...combinations(rest, k - 1).map((c) => [first!, ...c]), ...combinations(rest, k)];
+}
+
+/**
+ * The ways the main award can be taken: its targets, each target or the whole award swapped for an
+ * alternative the wording offers (whose own condition, if any, holds). Beyond a handful the
+ * alternatives stay unnamed: the main targets, none of those with alternatives claimed.
+ */
+function mainVariants(match: Match, facts: StudentFacts, given: Set<string>): { targets: AlternativeTarget[]; alternative: boolean; unclaimed: Set<AlternativeTarget> }[] {
+  const rule = match.rule;
+  const holds = (condition: TransferCondition | undefined) => !condition || evaluateCondition(condition, facts, { given, used: match.usedCourses }) === 'holds';
+  // Per target, the sets that may be taken, and whether each is an alternative (the target itself comes first).
+  const choices = targetChoices(rule).map((options) => options.map((o, k) => ({ set: o.set, alternative: k > 0, ok: holds(o.condition) })).filter((o) => o.ok));
+  if (choices.some((c) => !c.length)) return [];
+  const whole = rule.alternativeAwards.map((set) => ({ targets: set, alternative: true }));
+  const count = choices.reduce((n, c) => n * c.length, 1) + whole.length;
+  if (count > MAX_VARIANTS) {
+    // Too many ways to name: the main targets, none of those with alternatives claimed (whichever the student picks).
+    const first = choices.map((c) => c[0]!.set).flat();
+    const unclaimed = new Set(first.filter((_, k) => rule.targets[k]?.alternatives));
+    return [{ targets: first, alternative: false, unclaimed }];
+  }
+  let variants: { targets: AlternativeTarget[]; alternative: boolean }[] = [{ targets: [], alternative: false }];
+  for (const options of choices) variants = variants.flatMap((v) => options.map((o) => ({ targets: [...v.targets, ...o.set], alternative: v.alternative || o.alternative })));
+  return [...variants, ...whole].map((v) => ({ ...v, unclaimed: new Set() }));
+}
+
+function outcomeVariants(match: Match, facts: StudentFacts, given: Set<string>) {
+  const found: { targets: AlternativeTarget[]; basis: Candidate['basis']; unclaimed: Set<AlternativeTarget>; count?: number }[] = [];
+  for (const evaluated of match.outcomes) {
+    if (!evaluated.covered || evaluated.status !== 'holds' || evaluated.outcome.credits === null) continue;
+    const outcome: Outcome = evaluated.outcome;
+    if (outcome.kind === 'main') found.push(...mainVariants(match, facts, given).map((v) => ({ ...v, basis: v.alternative ? ('alternative' as const) : ('main' as const) })));
+    else found.push({ targets: outcome.targets, basis: outcome.kind, unclaimed: new Set(), ...(outcome.count ? { count: outcome.count } : {}) });
+  }
+  if (match.award?.basis === 'situational') {
+    // Either award applies: the smaller credit is certain, which course is not, so nothing specific is claimed.
+    const smaller = [...match.award.outcomes].sort((a, b) => (a.credits ?? 0) - (b.credits ?? 0))[0]!;
+    found.push({ targets: smaller.targets, basis: 'situational', unclaimed: new Set(smaller.targets) });
+  }
+  return found;
+}
+
+const mainCredits = (match: Match) => match.outcomes[0]!.outcome.credits ?? 0;
+
+function candidatesOf(match: Match, index: Map<string, number>, facts: StudentFacts, given: Set<string>, asOf: string, completedOn?: Map<string, string>): Candidate[] {
+  if (match.confidenceFactors.plausibility < 0.5) return [];
+  const rule = match.rule;
+  const { required, choice, codes } = sendingSide(rule);
+  const receiver = rule.receiverInstitution;
+  const candidates: Candidate[] = [];
+  for (const variant of outcomeVariants(match, facts, given)) {
+    const value = Math.round(credits(variant.targets) * 100);
+    // An alternative worth far more than the award is a typo of the same kind as an implausible award.
+    if (value <= 0 || (variant.basis === 'alternative' && value > Math.max(mainCredits(match), match.targetCredits ?? 0) * 150)) continue;
+    const claims = [...new Set(variant.targets.filter((t) => t.kind === 'course' && t.code && (t.credits ?? 0) > 0 && !variant.unclaimed.has(t)).map((t) => `${t.institution ?? receiver}:${t.code}`))];
+    // A course the student already holds at the receiver cannot be awarded again.
+    if (claims.some((claim) => facts.completedAtTarget.has(claim.split(':')[1]!))) continue;
+    const specificity = Math.round(variant.targets.reduce((s, t) => s + (t.credits ?? 0) * 100 * (SPECIFICITY[t.kind] ?? 0), 0));
+    const subsets = variant.count
+      ? combinations(codes.filter((code) => index.has(code)).sort(), variant.count)
+      : choice
+        ? combinations(choice.from.filter((code) => index.has(code)).sort(), choice.count).map((subset) => [...required, ...subset])
+        : [required];
+    for (const subset of subsets) {
+      const consumed = [...subset].sort();
+      if (completedOn && !inForce(rule, dateFor(consumed, asOf, completedOn))) continue;
+      candidates.push({
+        id: rule.ruleId,
+        consumes: consumed.map((code) => index.get(code)!),
+        claims,
+        credits: value,
+        specificity,
+        recency: value * (Number(rule.effectiveStart.slice(0, 4)) - 1990),
+        key: `${variant.basis === 'main' ? 0 : 1}|${targetSignature(variant.targets as TransferTarget[])}|${rule.effectiveStart}|${consumed.join('+')}|${rule.rawDetail.replace(/\s+/g, ' ')}`,
+        match,
+        targets: variant.targets,
+        basis: variant.basis,
+      });
+    }
+  }
+  return candidates;
+}
+
+interface Gathered extends TransferConstraint {
+  ruleIds: string[];
+}
+
+/** Each limit once, however many rules state it (the "only one of CMPT 125 or CMPT 128" sentence is on both rows). */
+function gather(considered: Match[]): Gathered[] {
+  const byKey = new Map<string, Gathered>();
+  for (const match of considered) {
+    for (const constraint of match.rule.constraints ?? []) {
+      // A cap naming no courses and no subject counts the rules that state it: the sentence is its scope.
+      const scopeless = constraint.type === 'cap' && !constraint.courses.length && !constraint.subject;
+      const key = JSON.stringify([constraint.type, constraint.side, [...constraint.courses].sort(), constraint.max, constraint.maxCredits, constraint.subject, constraint.level, constraint.requires, scopeless ? constraint.text.toLowerCase() : '', constraint.type === 'precludes' ? match.rule.ruleId : '']);
+      const found = byKey.get(key);
+      if (found) found.ruleIds = [...new Set([...found.ruleIds, match.rule.ruleId])].sort();
+      else byKey.set(key, { ...constraint, ruleIds: [match.rule.ruleId] });
+    }
+  }
+  return [...byKey.values()].sort((a, b) => JSON.stringify([a.type, a.courses, a.text]).localeCompare(JSON.stringify([b.type, b.courses, b.text])));
+}
+
+const subjectMatches = (written: string, subject: string) => written === subject || (Math.min(written.length, subject.length) >= 4 && (written.startsWith(subject) || subject.startsWith(written)));
+const levelOf = (code: string) => Number(code.split(' ')[1]?.[0]);
+
+/** How much of a constraint's capacity a candidate uses (0: outside its scope). */
+function usage(constraint: Gathered, candidate: Candidate, codes: string[]): number {
+  const consumed = candidate.consumes.map((i) => codes[i]!);
+  const awarded = candidate.targets.filter((t) => t.code && (t.credits ?? 0) > 0).map((t) => t.code!);
+  if (constraint.type === 'one-of') {
+    const members = new Set(constraint.courses);
+    return (constraint.side === 'sending' ? consumed : awarded).filter((code) => members.has(code)).length;
+  }
+  if (constraint.type !== 'cap') return 0;
+  const subjects = constraint.side === 'sending' ? consumed : candidate.targets.filter((t) => t.subject).map((t) => `${t.subject} ${t.code?.split(' ')[1] ?? t.level ?? ''}`);
+  const inScope = constraint.courses.length
+    ? (constraint.side === 'sending' ? consumed : awarded).some((code) => constraint.courses.includes(code))
+    : constraint.subject
+      ? subjects.some((code) => subjectMatches(constraint.subject!, code.split(' ')[0]!) && (constraint.level === undefined || levelOf(code) === constraint.level))
+      : constraint.ruleIds.includes(candidate.id);
+  if (!inScope) return 0;
+  return constraint.maxCredits !== undefined ? candidate.credits : 1;
+}
+
+export function planOf(args: { exact: Match[]; considered: Match[]; givenCodes: string[]; facts: StudentFacts; asOf: string; completedOn?: Map<string, string> }): Plan {
+  const { facts } = args;
+  const codes = [...new Set(args.givenCodes)].sort();
+  const given = new Set(codes);
+  const index = new Map(codes.map((code, i) => [code, i]));
+  const constraints = gather(args.considered);
+  const candidates = args.exact.flatMap((match) => candidatesOf(match, index, facts, given, args.asOf, args.completedOn));
+  const capacities = new Map<string, number>();
+  const receiverOf = (c: Candidate) => c.match.rule.receiverInstitution;
+  const repeatable = new Map<string, Gathered>();
+  constraints.forEach((constraint, k) => {
+    const resource = `k${k}`;
+    if (constraint.type === 'repeatable') {
+      for (const course of constraint.courses) if (!constraint.requires) repeatable.set(course, constraint);
+      return;
+    }
+    if (constraint.type === 'precludes') return;
+    const held = constraint.type === 'one-of' && constraint.side === 'receiving' ? constraint.courses.filter((c) => facts.completedAtTarget.has(c)).length : 0;
+    capacities.set(resource, constraint.type === 'one-of' ? Math.max(0, (constraint.max ?? 1) - held) : constraint.maxCredits !== undefined ? Math.round(constraint.maxCredits * 100) : (constraint.max ?? 1));
+  });
+  const usable: Candidate[] = [];
+  for (const candidate of candidates) {
+    const uses: [string, number][] = [];
+    constraints.forEach((constraint, k) => {
+      const amount = usage(constraint, candidate, codes);
+      if (amount > 0) uses.push([`k${k}`, amount]);
+    });
+    // A course the wording lets be taken more than once is claimed by credit, up to its maximum.
+    for (const target of candidate.targets) {
+      const constraint = target.code ? repeatable.get(target.code) : undefined;
+      if (!constraint || !candidate.claims.includes(`${receiverOf(candidate)}:${target.code}`)) continue;
+      const resource = `t${receiverOf(candidate)}:${target.code}`;
+      uses.push([resource, Math.round((target.credits ?? 0) * 100)]);
+      capacities.set(resource, constraint.maxCredits !== undefined ? Math.round(constraint.maxCredits * 100) : Number.MAX_SAFE_INTEGER);
+    }
+    const precludes = constraints
+      .filter((c) => c.type === 'precludes' && c.ruleIds.includes(candidate.id))
+      .flatMap((c) => c.courses.map((code) => `${receiverOf(candidate)}:${code}`));
+    // An award that precludes a course the student already has is not given beside it.
+    if (precludes.some((claim) => facts.completedAtTarget.has(claim.split(':')[1]!))) continue;
+    usable.push(Object.assign(candidate, { uses, ...(precludes.length ? { precludes } : {}) }));
+  }
+  const { chosen, optimal } = optimisePlan(usable, capacities);
+  const picked = chosen as Candidate[];
+  const rules = picked.map((option) => ({
+    ruleId: option.id,
+    consumes: option.consumes.map((i) => codes[i]!),
+    credits: option.credits / 100,
+    ...(option.basis !== 'main' ? { awards: option.targets.map((t) => t.text), basis: option.basis } : {}),
+  }));
+  return {
+    ruleIds: rules.map((r) => r.ruleId),
+    totalCredits: Math.round(picked.reduce((total, option) => total + option.credits, 0)) / 100,
+    optimal,
+    rules,
+    overlaps: overlapsOf(usable, picked),
+    constraints: constraints.map((constraint, k) => ({
+      type: constraint.type,
+      side: constraint.side,
+      courses: constraint.courses,
+      ...(constraint.max !== undefined ? { max: constraint.max } : {}),
+      ...(constraint.maxCredits !== undefined ? { maxCredits: constraint.maxCredits } : {}),
+      ...(constraint.subject ? { subject: constraint.subject } : {}),
+      ...(constraint.level !== undefined ? { level: constraint.level } : {}),
+      text: constraint.text,
+      ruleIds: constraint.ruleIds,
+      limitedPlan: limitedPlan(constraint, `k${k}`, usable, picked, capacities),
+    })),
+  };
+}
+
+/** Whether a constraint kept out an award that nothing else kept out: an option left out that would fit but for it. */
+function limitedPlan(constraint: Gathered, resource: string, usable: Candidate[], picked: Candidate[], capacities: Map<string, number>): boolean {
+  const chosenIds = new Set(picked.map((p) => p.id));
+  const consumed = new Set(picked.flatMap((p) => p.consumes));
+  const claimed = new Set(picked.flatMap((p) => p.claims));
+  const left = usable.filter((o) => !chosenIds.has(o.id) && o.consumes.every((c) => !consumed.has(c)) && o.claims.every((t) => !claimed.has(t)));
+  if (constraint.type === 'precludes') {
+    const precluded = new Set(picked.filter((p) => constraint.ruleIds.includes(p.id)).flatMap((p) => p.precludes ?? []));
+    return left.some((o) => o.claims.some((t) => precluded.has(t)));
+  }
+  if (constraint.type === 'repeatable') return false;
+  const used = picked.reduce((s, p) => s + (p.uses?.find(([r]) => r === resource)?.[1] ?? 0), 0);
+  return left.some((o) => {
+    const amount = o.uses?.find(([r]) => r === resource)?.[1] ?? 0;
+    return amount > 0 && used + amount > (capacities.get(resource) ?? 1);
+  });
+}
+
+function overlapsOf(usable: Candidate[], picked: Candidate[]): Plan['overlaps'] {
+  const awardedBy = new Map(picked.flatMap((option) => option.claims.map((claim) => [claim, option.id] as const)));
+  const claimants = new Map<string, Set<string>>();
+  for (const option of usable) for (const claim of option.claims) claimants.set(claim, (claimants.get(claim) ?? new Set()).add(option.id));
+  return [...claimants]
+    .filter(([, ids]) => ids.size > 1)
+    .map(([target, ids]) => ({ target, ruleIds: [...ids].sort(), awardedBy: awardedBy.get(target) ?? null }))
+    .sort((a, b) => a.target.localeCompare(b.target));
+}
