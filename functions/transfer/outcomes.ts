@@ -33,7 +33,8 @@ const total = (targets: AlternativeTarget[]) => (targets.some((t) => t.credits =
 const memo = new WeakMap<TransferRule, { conditions: RuleConditions; outcomes: Outcome[] }>();
 
 function splitSentences(text: string): string[] {
-  return text.split(/(?<=[.;])\s+(?=[A-Z(*])|;\s*/).map((s) => s.trim()).filter(Boolean);
+  // A "." before "(" ends no sentence ("admission to B.Ed. (Elem) when taken with …").
+  return text.split(/(?<=[.;])\s+(?=[A-Z*])|;\s*/).map((s) => s.trim()).filter(Boolean);
 }
 
 function dedupe(conditions: TransferCondition[]): TransferCondition[] {

@@ -1,4 +1,5 @@
 import { bindCatalogTool } from '../../course/course-lookup.js';
+import { catalogCacheFor } from '../../course/catalog-cache.js';
 import { effectiveDate, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { findInstitution } from '../../shared/catalog/institutions.js';
 import { explainNoRules, institutionInput } from '../institution-input.js';
@@ -15,13 +16,14 @@ export const compareTool = bindCatalogTool(compareContract, async (args, ctx) =>
   const completedOn = readCompletedOn(args.completedOn, codes);
   const only = args.receivers ? new Set(await Promise.all(args.receivers.map((r, i) => institutionInput(store, r, `receivers.${i}`)))) : undefined;
   const trips = new RoundTrips();
+  const version = await catalogCacheFor(store).currentVersion();
   const listed = (await Promise.all(codes.map((code) => outgoingRuleIds(store, sender, code, trips)))).flat().filter((entry) => !only || only.has(entry.receiver));
   const rules = await getRules(store, listed.map((entry) => entry.ruleId), trips);
   if (!rules.length) {
     const none = await explainNoRules(store, sender);
     if (none) throw none;
   }
-  const sendingCredits = await catalogueCredits(store, sender, codes, rules, trips);
+  const sendingCredits = await catalogueCredits(store, sender, codes, rules, trips, version);
   const receivers = compareReceivers({
     rules,
     codes,

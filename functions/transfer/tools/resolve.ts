@@ -27,7 +27,7 @@ export const resolveTool = bindCatalogTool(resolveContract, async (args, ctx) =>
     const none = await explainNoRules(store, sender, receiver);
     if (none) throw none;
   }
-  const sendingCredits = await catalogueCredits(store, sender, codes, rules, trips);
+  const sendingCredits = await catalogueCredits(store, sender, codes, rules, trips, version);
   const resolution = resolveRules(rules, codes, asOf, facts, { ...(completedOn ? { completedOn } : {}), sendingCredits });
   const covered = new Set(
     [...resolution.exact, ...resolution.partial, ...resolution.conditional, ...resolution.noCredit, ...resolution.individualAssessment].flatMap((m) => m.usedCourses),
