@@ -43,7 +43,7 @@ export interface Plan {
   constraints: PlanConstraint[];
 }
 
-interface Candidate extends PlanOption {
+export interface Candidate extends PlanOption {
   match: Match;
   targets: AlternativeTarget[];
   basis: NonNullable<PlannedRule['basis']>;
@@ -109,9 +109,10 @@ function candidatesOf(match: Match, index: Map<string, number>, facts: StudentFa
   const receiver = rule.receiverInstitution;
   const candidates: Candidate[] = [];
   for (const variant of outcomeVariants(match, facts, given)) {
-    const value = Math.round(credits(variant.targets) * 100);
-    // An alternative worth far more than the award is a typo of the same kind as an implausible award.
-    if (value <= 0 || (variant.basis === 'alternative' && value > Math.max(mainCredits(match), match.targetCredits ?? 0) * 150)) continue;
+    // Taking an alternative never promises more than the main award: whether "A (3) or B (4)" is the student's choice or the
+    // receiver's, the main award's credit is what the wording guarantees.
+    const value = Math.round(Math.min(credits(variant.targets), variant.basis === 'alternative' ? mainCredits(match) : Number.POSITIVE_INFINITY) * 100);
+    if (value <= 0) continue;
     const claims = [...new Set(variant.targets.filter((t) => t.kind === 'course' && t.code && (t.credits ?? 0) > 0 && !variant.unclaimed.has(t)).map((t) => `${t.institution ?? receiver}:${t.code}`))];
     // A course the student already holds at the receiver cannot be awarded again.
     if (claims.some((claim) => facts.completedAtTarget.has(claim.split(':')[1]!))) continue;
@@ -141,7 +142,7 @@ function candidatesOf(match: Match, index: Map<string, number>, facts: StudentFa
   return candidates;
 }
 
-interface Gathered extends TransferConstraint {
+export interface Gathered extends TransferConstraint {
   ruleIds: string[];
 }
 
@@ -183,7 +184,48 @@ function usage(constraint: Gathered, candidate: Candidate, codes: string[]): num
   return constraint.maxCredits !== undefined ? candidate.credits : 1;
 }
 
-export function planOf(args: { exact: Match[]; considered: Match[]; givenCodes: string[]; facts: StudentFacts; asOf: string; completedOn?: Map<string, string> }): Plan {
+type PlanArgs = { exact: Match[]; considered: Match[]; givenCodes: string[]; facts: StudentFacts; asOf: string; completedOn?: Map<string, string> };
+
+/** What the optimiser chooses from, and the limits it must respect: exported so tests can check the plan against every other choice. */
+export interface PlanProblem {
+  codes: string[];
+  candidates: Candidate[];
+  capacities: Map<string, number>;
+  constraints: Gathered[];
+}
+
+export function planOf(args: PlanArgs): Plan {
+  const { codes, candidates: usable, capacities, constraints } = planProblem(args);
+  const { chosen, optimal } = optimisePlan(usable, capacities);
+  const picked = chosen as Candidate[];
+  const rules = picked.map((option) => ({
+    ruleId: option.id,
+    consumes: option.consumes.map((i) => codes[i]!),
+    credits: option.credits / 100,
+    ...(option.basis !== 'main' ? { awards: option.targets.map((t) => t.text), basis: option.basis } : {}),
+  }));
+  return {
+    ruleIds: rules.map((r) => r.ruleId),
+    totalCredits: Math.round(picked.reduce((total, option) => total + option.credits, 0)) / 100,
+    optimal,
+    rules,
+    overlaps: overlapsOf(usable, picked),
+    constraints: constraints.map((constraint, k) => ({
+      type: constraint.type,
+      side: constraint.side,
+      courses: constraint.courses,
+      ...(constraint.max !== undefined ? { max: constraint.max } : {}),
+      ...(constraint.maxCredits !== undefined ? { maxCredits: constraint.maxCredits } : {}),
+      ...(constraint.subject ? { subject: constraint.subject } : {}),
+      ...(constraint.level !== undefined ? { level: constraint.level } : {}),
+      text: constraint.text,
+      ruleIds: constraint.ruleIds,
+      limitedPlan: limitedPlan(constraint, `k${k}`, usable, picked, capacities),
+    })),
+  };
+}
+
+export function planProblem(args: PlanArgs): PlanProblem {
   const { facts } = args;
   const codes = [...new Set(args.givenCodes)].sort();
   const given = new Set(codes);
@@ -225,33 +267,7 @@ export function planOf(args: { exact: Match[]; considered: Match[]; givenCodes: 
     if (precludes.some((claim) => facts.completedAtTarget.has(claim.split(':')[1]!))) continue;
     usable.push(Object.assign(candidate, { uses, ...(precludes.length ? { precludes } : {}) }));
   }
-  const { chosen, optimal } = optimisePlan(usable, capacities);
-  const picked = chosen as Candidate[];
-  const rules = picked.map((option) => ({
-    ruleId: option.id,
-    consumes: option.consumes.map((i) => codes[i]!),
-    credits: option.credits / 100,
-    ...(option.basis !== 'main' ? { awards: option.targets.map((t) => t.text), basis: option.basis } : {}),
-  }));
-  return {
-    ruleIds: rules.map((r) => r.ruleId),
-    totalCredits: Math.round(picked.reduce((total, option) => total + option.credits, 0)) / 100,
-    optimal,
-    rules,
-    overlaps: overlapsOf(usable, picked),
-    constraints: constraints.map((constraint, k) => ({
-      type: constraint.type,
-      side: constraint.side,
-      courses: constraint.courses,
-      ...(constraint.max !== undefined ? { max: constraint.max } : {}),
-      ...(constraint.maxCredits !== undefined ? { maxCredits: constraint.maxCredits } : {}),
-      ...(constraint.subject ? { subject: constraint.subject } : {}),
-      ...(constraint.level !== undefined ? { level: constraint.level } : {}),
-      text: constraint.text,
-      ruleIds: constraint.ruleIds,
-      limitedPlan: limitedPlan(constraint, `k${k}`, usable, picked, capacities),
-    })),
-  };
+  return { codes, candidates: usable, capacities, constraints };
 }
 
 /** Whether a constraint kept out an award that nothing else kept out: an option left out that would fit but for it. */
