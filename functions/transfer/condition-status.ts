@@ -54,8 +54,11 @@ export function programStatus(student: string, named: string): ConditionStatus {
   const acronym = named.trim().toLowerCase();
   const initials = [student.toLowerCase().split(/[^a-z]+/), programWords(student)].map((words) => words.filter((w) => w && !['of', 'and', 'in', 'the'].includes(w)).map((w) => w[0]).join(''));
   if (/^[a-z]{2,6}$/i.test(named.trim()) && initials.includes(acronym)) return 'holds';
-  return shared.length ? 'unknown' : 'fails';
+  // Sharing only the kind of credential ("Bachelor of Science" and "Bachelor of Engineering") is sharing nothing.
+  return shared.some((w) => !CREDENTIALS.has(w)) ? 'unknown' : 'fails';
 }
+
+const CREDENTIALS = new Set(['bachelor', 'associate', 'master', 'diploma', 'certificate', 'doctor', 'applied']);
 
 function anyProgram(student: string, condition: TransferCondition): ConditionStatus {
   const statuses = (condition.programs ?? [condition.program ?? '']).map((p) => programStatus(student, p));

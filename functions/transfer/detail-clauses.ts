@@ -274,9 +274,13 @@ export class ClauseGrammar extends TargetGrammar {
     return end;
   }
 
-  protected parsedExtras() {
+  /** `awarded`: receiving codes the rule itself awards, which its own "precludes" list does not take away. */
+  protected parsedExtras(awarded: Set<string | undefined>) {
+    const constraints = this.constraints
+      .map((c) => (c.type === 'precludes' ? { ...c, courses: c.courses.filter((code) => !awarded.has(code)) } : c))
+      .filter((c) => c.courses.length || c.type === 'cap');
     return {
-      ...(this.constraints.length ? { constraints: this.constraints } : {}),
+      ...(constraints.length ? { constraints } : {}),
       ...(this.conditionalAwards.length ? { conditionalAwards: this.conditionalAwards } : {}),
       ...(this.partialAwards.length ? { partialAwards: this.partialAwards } : {}),
     };

@@ -239,7 +239,7 @@ export class DetailParser extends ClauseGrammar {
       fullyParsed: this.fragments.length === 0 && this.untyped.length === 0 && this.targets.every((t) => t.kind !== 'unparsed'),
       unparsedFragments: this.fragments,
       untypedConditions: this.untyped,
-      ...this.parsedExtras(),
+      ...this.parsedExtras(awarded),
       parserVersion: PARSER_VERSION,
     };
   }

@@ -60,7 +60,8 @@ const all = (rule: TransferRule): AlternativeTarget[] => [
 /** Sentences typed as lists of courses, each with the codes the typing kept. */
 function typedLists(rule: TransferRule): { text: string; codes: Set<string> }[] {
   const lists = [
-    ...(rule.constraints ?? []).map((c) => ({ text: c.text, codes: new Set(c.courses) })),
+    // A rule's own award is never in its own preclusion list ("Precludes credit for … ASTR 1120" on a rule awarding it).
+    ...(rule.constraints ?? []).map((c) => ({ text: c.text, codes: new Set([...c.courses, ...all(rule).map((t) => t.code ?? '')]) })),
     ...(rule.conditionalAwards ?? []).map((a) => ({ text: a.condition, codes: new Set([...a.targets.map((t) => t.code ?? ''), ...conditionsOf(rule).conditionalAwards.flatMap((c) => c.courses ?? [])]) })),
     ...conditionsOf(rule).rule.filter((c) => c.courses?.length).map((c) => ({ text: c.text, codes: new Set(c.courses) })),
   ];
