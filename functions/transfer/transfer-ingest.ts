@@ -5,6 +5,7 @@ import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import { logger } from '../shared/observability.js';
 import { awardedKeys } from './award-forms.js';
+import { normalisedText } from './rule-identity.js';
 import { parseBctgFile } from './bctg-adapters.js';
 import { invalidateTransferIndex, refreshTransferIndexes, unindexedPairs } from './transfer-index-store.js';
 import type { TransferRule } from './rule-model.js';
@@ -73,7 +74,8 @@ function prepareRules(text: string, ingestedAt: string): PreparedBatch & { rules
  * (a PDF export with history reaches back to 1999; an export of active agreements only to the first
  * that has just ended), up to the latest start it knows of. A stored rule of its pairs that it no
  * longer lists becomes history, never erased: outside what the file covers, it is kept as it is; one
- * for the same courses and start as a rule the file lists is an older reading of that row and retires;
+ * whose published wording, courses and start the file lists under another id is an older reading of
+ * that row (a parser change) and retires;
  * followed by a rule for the same courses that starts later, it ends the day before (superseded);
  * otherwise the guide dropped it, and it ends the day before the snapshot's latest start (retired
  * only if that is before it began).
@@ -84,9 +86,11 @@ function snapshotPolicy(rules: TransferRule[], ingestedAt: string): UnlistedPoli
   const latestStart = rules.map((rule) => rule.effectiveStart).sort().at(-1) ?? ingestedAt.slice(0, 10);
   const startsBySet = new Map<string, string[]>();
   const listedSubjects = new Set(rules.flatMap((rule) => rule.sourceCourses.map((c) => subjectOf(`${c.institution}:${c.code}`))));
+  const readings = new Set<string>();
   for (const rule of rules) {
     const key = setKey(rule.senderInstitution, rule.receiverInstitution, rule.sourceCourses.map((c) => `${c.institution}:${c.code}`));
     startsBySet.set(key, [...(startsBySet.get(key) ?? []), rule.effectiveStart]);
+    readings.add(`${key}|${readingKey(rule)}`);
   }
   return (existing) => {
     const rule = existing.rule as TransferRule | undefined;
@@ -97,9 +101,10 @@ function snapshotPolicy(rules: TransferRule[], ingestedAt: string): UnlistedPoli
     if ((span.effectiveEnd !== null && span.effectiveEnd < periodStart) || !refs.some((ref) => listedSubjects.has(subjectOf(ref)))) return 'keep';
     const [sender, receiver] = String(existing.GSI2PK).split('#').at(-1)!.split('->');
     const starts = startsBySet.get(setKey(sender!, receiver!, refs)) ?? [];
-    // The file lists a rule for the same courses from the same day: this one is an older reading of that row (the parser
-    // changed what it makes of the wording), never a rule of its own.
-    if (starts.includes(span.effectiveStart)) return 'retire';
+    // The file lists the same published wording for the same courses from the same day under another id: this one is an
+    // older reading of that row (the parser changed what it makes of the wording), never a rule of its own.
+    const reading = rule ? readingKey(rule) : (existing.readingKey as string | undefined);
+    if (reading !== undefined && readings.has(`${setKey(sender!, receiver!, refs)}|${reading}`)) return 'retire';
     const successor = starts.filter((start) => start > span.effectiveStart).sort()[0];
     const end = dayBefore(successor ?? latestStart);
     if (end < span.effectiveStart) return 'retire';
@@ -109,6 +114,8 @@ function snapshotPolicy(rules: TransferRule[], ingestedAt: string): UnlistedPoli
 }
 
 const subjectOf = (ref: string) => ref.split(' ')[0]!;
+/** A rule's published wording and start, whatever the parser makes of it. */
+const readingKey = (rule: TransferRule) => `${rule.effectiveStart}|${normalisedText(rule.rawDetail)}|${normalisedText(rule.rawCondition)}`;
 const setKey = (sender: string, receiver: string, refs: string[]) => `${sender}->${receiver}|${[...refs].sort().join('+')}`;
 
 function dayBefore(date: string): string {
@@ -138,7 +145,7 @@ function itemsOf(rule: TransferRule): OwnedItem[] {
     // A sending course's listings share one pack across receivers (owned per sender, each row per pair).
     ...(direction === 'outgoing' ? { pack: { key: catalogKeys.outgoingListingPack(TRANSFER_SOURCE), scope: `${rule.senderInstitution}->*` } } : {}),
     hash,
-    attributes: { entity: ENTITY.transferListing, ruleId: rule.ruleId, equivalence: equivalenceOf(rule, direction) },
+    attributes: { entity: ENTITY.transferListing, ruleId: rule.ruleId, equivalence: equivalenceOf(rule, direction), readingKey: readingKey(rule) },
   });
   for (const source of rule.sourceCourses) items.push(listing(source.institution, source.code, 'outgoing', rule.receiverInstitution));
   // Reverse lookup: listed under every receiving course the rule can award, in any form (alternative, exemption, 0-credit,
