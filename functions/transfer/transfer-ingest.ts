@@ -61,7 +61,8 @@ function prepareRules(text: string, ingestedAt: string): PreparedBatch & { rules
   const items: OwnedItem[] = [];
   for (const rule of parsed.rules) {
     for (const id of [rule.senderInstitution, rule.receiverInstitution]) {
-      institutions.set(id, { records: (institutions.get(id)?.records ?? 0) + 1 });
+      const name = parsed.names?.get(id);
+      institutions.set(id, { records: (institutions.get(id)?.records ?? 0) + 1, ...(name ? { name } : {}) });
     }
     items.push(...itemsOf(rule));
   }
