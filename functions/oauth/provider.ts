@@ -77,6 +77,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     interactions: { url: async (_ctx, interaction) => `${basePath}/oauth/interaction/${interaction.uid}` },
     pkce: { required: () => true },
+    // OAuth 2.1: the authorization code grant (with PKCE S256) and refresh tokens, nothing else. Without this
+    // oidc-provider also advertises the implicit and hybrid flows ('code id_token', 'id_token', 'none').
+    responseTypes: ['code'],
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
