@@ -37,6 +37,12 @@ describe('tools/list as a host pays for it', () => {
     }
   });
 
+  it('describes tools without instructing the model (directory reviewers refuse "always call X first")', () => {
+    for (const tool of listed()) {
+      expect(tool.description, tool.name).not.toMatch(/\b(always|must|first)\b[^.]*\b(call|use|invoke)\b|\bIMPORTANT\b|\bdo not (call|use)\b/i);
+    }
+  });
+
   it('lists schemas that accept everything the full ones do: every parameter and output field, required inputs as required', () => {
     const registry = new ToolRegistry('tn_', [...ALL_DOMAIN_TOOLS, ...ENDPOINT_TOOLS]);
     for (const tool of listed()) {
