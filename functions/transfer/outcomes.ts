@@ -30,7 +30,7 @@ const AWARDS_CREDIT = /\(\d+(?:\.\d+)?\)/;
 const normalise = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.,;"]+$/, '').trim();
 const total = (targets: AlternativeTarget[]) => (targets.some((t) => t.credits === null) ? null : targets.reduce((s, t) => s + (t.credits ?? 0), 0));
 
-const memo = new WeakMap<TransferRule, { conditions: RuleConditions; outcomes: Outcome[] }>();
+const memo = new WeakMap<TransferRule, { conditions: RuleConditions; outcomes: Outcome[]; choices?: TargetChoice[][] }>();
 
 function splitSentences(text: string): string[] {
   // A "." before "(" ends no sentence ("admission to B.Ed. (Elem) when taken with …").
@@ -62,7 +62,7 @@ function structured(rule: TransferRule): string[] {
   ].map(normalise);
 }
 
-function typeRule(rule: TransferRule): { conditions: RuleConditions; outcomes: Outcome[] } {
+function typeRule(rule: TransferRule): { conditions: RuleConditions; outcomes: Outcome[]; choices?: TargetChoice[][] } {
   const found: RuleConditions = { rule: [], targets: new Map(), conditionalAwards: [] };
   const known = structured(rule);
   const only = rule.targets.length === 1 ? rule.targets[0]! : undefined;
@@ -167,6 +167,12 @@ export interface TargetChoice {
 
 /** Per main target, the ways it can be taken: itself (without its alternatives) or one of its alternative sets, each with its condition. */
 export function targetChoices(rule: TransferRule): TargetChoice[][] {
+  const found = typed(rule);
+  found.choices ??= choicesOf(rule);
+  return found.choices;
+}
+
+function choicesOf(rule: TransferRule): TargetChoice[][] {
   const onTargets = conditionsOf(rule).targets;
   const conditionOf = (set: AlternativeTarget[]) => set.map((t) => onTargets.get(t)).find(Boolean);
   return rule.targets.map((target) => {

@@ -65,12 +65,19 @@ function combinations<T>(items: T[], k: number): T[][] {
  * alternative the wording offers (whose own condition, if any, holds). Beyond a handful the
  * alternatives stay unnamed: the main targets, none of those with alternatives claimed.
  */
-function mainVariants(match: Match, facts: StudentFacts, given: Set<string>): { targets: AlternativeTarget[]; alternative: boolean; unclaimed: Set<AlternativeTarget> }[] {
+function mainVariants(match: Match, facts: StudentFacts, given: Set<string>, contested: Set<string>): { targets: AlternativeTarget[]; alternative: boolean; unclaimed: Set<AlternativeTarget> }[] {
   const rule = match.rule;
+  // Most rules award plain targets: one way to take them.
+  if (!rule.alternativeAwards.length && rule.targets.every((t) => !t.alternatives)) return [{ targets: rule.targets, alternative: false, unclaimed: new Set() }];
   const holds = (condition: TransferCondition | undefined) => !condition || evaluateCondition(condition, facts, { given, used: match.usedCourses }) === 'holds';
   // Per target, the sets that may be taken, and whether each is an alternative (the target itself comes first).
   const choices = targetChoices(rule).map((options) => options.map((o, k) => ({ set: o.set, alternative: k > 0, ok: holds(o.condition) })).filter((o) => o.ok));
   if (choices.some((c) => !c.length)) return [];
+  // An alternative never gives more than the award, so it is worth naming only when the award's own courses may be out of reach
+  // (another rule claims them, the student holds them, or the wording limits them) or the award itself cannot be taken.
+  const own = choices.every((c) => !c[0]!.alternative);
+  const atStake = rule.targets.some((t) => t.code && contested.has(t.code));
+  if (own && !atStake) return [{ targets: choices.map((c) => c[0]!.set).flat(), alternative: false, unclaimed: new Set() }];
   const whole = rule.alternativeAwards.map((set) => ({ targets: set, alternative: true }));
   const count = choices.reduce((n, c) => n * c.length, 1) + whole.length;
   if (count > MAX_VARIANTS) {
@@ -84,12 +91,12 @@ function mainVariants(match: Match, facts: StudentFacts, given: Set<string>): { 
   return [...variants, ...whole].map((v) => ({ ...v, unclaimed: new Set() }));
 }
 
-function outcomeVariants(match: Match, facts: StudentFacts, given: Set<string>) {
+function outcomeVariants(match: Match, facts: StudentFacts, given: Set<string>, contested: Set<string>) {
   const found: { targets: AlternativeTarget[]; basis: Candidate['basis']; unclaimed: Set<AlternativeTarget>; count?: number }[] = [];
   for (const evaluated of match.outcomes) {
     if (!evaluated.covered || evaluated.status !== 'holds' || evaluated.outcome.credits === null) continue;
     const outcome: Outcome = evaluated.outcome;
-    if (outcome.kind === 'main') found.push(...mainVariants(match, facts, given).map((v) => ({ ...v, basis: v.alternative ? ('alternative' as const) : ('main' as const) })));
+    if (outcome.kind === 'main') found.push(...mainVariants(match, facts, given, contested).map((v) => ({ ...v, basis: v.alternative ? ('alternative' as const) : ('main' as const) })));
     else found.push({ targets: outcome.targets, basis: outcome.kind, unclaimed: new Set(), ...(outcome.count ? { count: outcome.count } : {}) });
   }
   if (match.award?.basis === 'situational') {
@@ -102,13 +109,13 @@ function outcomeVariants(match: Match, facts: StudentFacts, given: Set<string>) 
 
 const mainCredits = (match: Match) => match.outcomes[0]!.outcome.credits ?? 0;
 
-function candidatesOf(match: Match, index: Map<string, number>, facts: StudentFacts, given: Set<string>, asOf: string, completedOn?: Map<string, string>): Candidate[] {
+function candidatesOf(match: Match, index: Map<string, number>, facts: StudentFacts, given: Set<string>, asOf: string, completedOn: Map<string, string> | undefined, contested: Set<string>): Candidate[] {
   if (match.confidenceFactors.plausibility < 0.5) return [];
   const rule = match.rule;
   const { required, choice, codes } = sendingSide(rule);
   const receiver = rule.receiverInstitution;
   const candidates: Candidate[] = [];
-  for (const variant of outcomeVariants(match, facts, given)) {
+  for (const variant of outcomeVariants(match, facts, given, contested)) {
     // Taking an alternative never promises more than the main award: whether "A (3) or B (4)" is the student's choice or the
     // receiver's, the main award's credit is what the wording guarantees.
     const value = Math.round(Math.min(credits(variant.targets), variant.basis === 'alternative' ? mainCredits(match) : Number.POSITIVE_INFINITY) * 100);
@@ -166,9 +173,7 @@ const subjectMatches = (written: string, subject: string) => written === subject
 const levelOf = (code: string) => Number(code.split(' ')[1]?.[0]);
 
 /** How much of a constraint's capacity a candidate uses (0: outside its scope). */
-function usage(constraint: Gathered, candidate: Candidate, codes: string[]): number {
-  const consumed = candidate.consumes.map((i) => codes[i]!);
-  const awarded = candidate.targets.filter((t) => t.code && (t.credits ?? 0) > 0).map((t) => t.code!);
+function usage(constraint: Gathered, candidate: Candidate, consumed: string[], awarded: string[]): number {
   if (constraint.type === 'one-of') {
     const members = new Set(constraint.courses);
     return (constraint.side === 'sending' ? consumed : awarded).filter((code) => members.has(code)).length;
@@ -198,6 +203,8 @@ export function planOf(args: PlanArgs): Plan {
   const { codes, candidates: usable, capacities, constraints } = planProblem(args);
   const { chosen, optimal } = optimisePlan(usable, capacities);
   const picked = chosen as Candidate[];
+  let unchosen: Candidate[] | undefined;
+  const left = () => (unchosen ??= leftOut(usable, picked));
   const rules = picked.map((option) => ({
     ruleId: option.id,
     consumes: option.consumes.map((i) => codes[i]!),
@@ -220,7 +227,7 @@ export function planOf(args: PlanArgs): Plan {
       ...(constraint.level !== undefined ? { level: constraint.level } : {}),
       text: constraint.text,
       ruleIds: constraint.ruleIds,
-      limitedPlan: limitedPlan(constraint, `k${k}`, usable, picked, capacities),
+      limitedPlan: limitedPlan(constraint, `k${k}`, left(), picked, capacities),
     })),
   };
 }
@@ -231,7 +238,15 @@ export function planProblem(args: PlanArgs): PlanProblem {
   const given = new Set(codes);
   const index = new Map(codes.map((code, i) => [code, i]));
   const constraints = gather(args.considered);
-  const candidates = args.exact.flatMap((match) => candidatesOf(match, index, facts, given, args.asOf, args.completedOn));
+  // Receiving courses more than one award could claim, or that the student holds or the wording limits: only there do alternatives matter.
+  const claimedBy = new Map<string, number>();
+  for (const match of args.exact) for (const code of new Set(match.rule.targets.flatMap((t) => [t.code, ...(t.alternatives ?? []).flat().map((a) => a.code), ...match.rule.alternativeAwards.flat().map((a) => a.code)]))) if (code) claimedBy.set(code, (claimedBy.get(code) ?? 0) + 1);
+  const contested = new Set([
+    ...[...claimedBy].filter(([, n]) => n > 1).map(([code]) => code),
+    ...facts.completedAtTarget,
+    ...constraints.filter((c) => c.side === 'receiving' && c.type !== 'repeatable').flatMap((c) => c.courses),
+  ]);
+  const candidates = args.exact.flatMap((match) => candidatesOf(match, index, facts, given, args.asOf, args.completedOn, contested));
   const capacities = new Map<string, number>();
   const receiverOf = (c: Candidate) => c.match.rule.receiverInstitution;
   const repeatable = new Map<string, Gathered>();
@@ -246,12 +261,19 @@ export function planProblem(args: PlanArgs): PlanProblem {
     capacities.set(resource, constraint.type === 'one-of' ? Math.max(0, (constraint.max ?? 1) - held) : constraint.maxCredits !== undefined ? Math.round(constraint.maxCredits * 100) : (constraint.max ?? 1));
   });
   const usable: Candidate[] = [];
+  const limits = constraints.map((constraint, k) => ({ constraint, resource: `k${k}` })).filter(({ constraint }) => constraint.type === 'one-of' || constraint.type === 'cap');
+  const precluding = new Map<string, string[]>();
+  for (const c of constraints) if (c.type === 'precludes') for (const id of c.ruleIds) precluding.set(id, [...(precluding.get(id) ?? []), ...c.courses]);
   for (const candidate of candidates) {
     const uses: [string, number][] = [];
-    constraints.forEach((constraint, k) => {
-      const amount = usage(constraint, candidate, codes);
-      if (amount > 0) uses.push([`k${k}`, amount]);
-    });
+    if (limits.length) {
+      const consumed = candidate.consumes.map((i) => codes[i]!);
+      const awarded = candidate.targets.filter((t) => t.code && (t.credits ?? 0) > 0).map((t) => t.code!);
+      for (const { constraint, resource } of limits) {
+        const amount = usage(constraint, candidate, consumed, awarded);
+        if (amount > 0) uses.push([resource, amount]);
+      }
+    }
     // A course the wording lets be taken more than once is claimed by credit, up to its maximum.
     for (const target of candidate.targets) {
       const constraint = target.code ? repeatable.get(target.code) : undefined;
@@ -260,9 +282,7 @@ export function planProblem(args: PlanArgs): PlanProblem {
       uses.push([resource, Math.round((target.credits ?? 0) * 100)]);
       capacities.set(resource, constraint.maxCredits !== undefined ? Math.round(constraint.maxCredits * 100) : Number.MAX_SAFE_INTEGER);
     }
-    const precludes = constraints
-      .filter((c) => c.type === 'precludes' && c.ruleIds.includes(candidate.id))
-      .flatMap((c) => c.courses.map((code) => `${receiverOf(candidate)}:${code}`));
+    const precludes = (precluding.get(candidate.id) ?? []).map((code) => `${receiverOf(candidate)}:${code}`);
     // An award that precludes a course the student already has is not given beside it.
     if (precludes.some((claim) => facts.completedAtTarget.has(claim.split(':')[1]!))) continue;
     usable.push(Object.assign(candidate, { uses, ...(precludes.length ? { precludes } : {}) }));
@@ -270,12 +290,16 @@ export function planProblem(args: PlanArgs): PlanProblem {
   return { codes, candidates: usable, capacities, constraints };
 }
 
-/** Whether a constraint kept out an award that nothing else kept out: an option left out that would fit but for it. */
-function limitedPlan(constraint: Gathered, resource: string, usable: Candidate[], picked: Candidate[], capacities: Map<string, number>): boolean {
+/** Options of rules the plan left out whose courses and claimed targets are all still free. */
+function leftOut(usable: Candidate[], picked: Candidate[]): Candidate[] {
   const chosenIds = new Set(picked.map((p) => p.id));
   const consumed = new Set(picked.flatMap((p) => p.consumes));
   const claimed = new Set(picked.flatMap((p) => p.claims));
-  const left = usable.filter((o) => !chosenIds.has(o.id) && o.consumes.every((c) => !consumed.has(c)) && o.claims.every((t) => !claimed.has(t)));
+  return usable.filter((o) => !chosenIds.has(o.id) && o.consumes.every((c) => !consumed.has(c)) && o.claims.every((t) => !claimed.has(t)));
+}
+
+/** Whether a constraint kept out an award that nothing else kept out: an option left out that would fit but for it. */
+function limitedPlan(constraint: Gathered, resource: string, left: Candidate[], picked: Candidate[], capacities: Map<string, number>): boolean {
   if (constraint.type === 'precludes') {
     const precluded = new Set(picked.filter((p) => constraint.ruleIds.includes(p.id)).flatMap((p) => p.precludes ?? []));
     return left.some((o) => o.claims.some((t) => precluded.has(t)));

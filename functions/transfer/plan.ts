@@ -66,9 +66,14 @@ function compareScores(a: Score, b: Score): number {
   return 0;
 }
 
+const usesMemo = new WeakMap<PlanOption, Map<string, number>>();
+
 /** What an option uses: its rule, its courses, its claims (one each unless `uses` says more), and any group or cap. */
 export function usesOf(option: PlanOption): Map<string, number> {
+  const known = usesMemo.get(option);
+  if (known) return known;
   const uses = new Map<string, number>([[`r${option.id}`, 1]]);
+  usesMemo.set(option, uses);
   for (const c of option.consumes) uses.set(`c${c}`, 1);
   for (const t of option.claims) uses.set(`t${t}`, 1);
   for (const [resource, amount] of option.uses ?? []) uses.set(resource, amount);

@@ -139,6 +139,7 @@ function sentCredits(rule: TransferRule, catalogue: Map<string, number> | undefi
 }
 
 function evaluateAll(conditions: TransferCondition[], facts: StudentFacts, given: Set<string>, used: string[]): EvaluatedCondition[] {
+  if (!conditions.length) return [];
   return conditions.map((condition) => ({ ...condition, status: evaluateCondition(condition, facts, { given, used }), wouldHoldIf: wouldHoldIf(condition) }));
 }
 
@@ -172,8 +173,11 @@ function situational(outcomes: EvaluatedOutcome[], evaluated: Map<Outcome, Evalu
 function toMatch(rule: TransferRule, given: Set<string>, checkedOn: string, facts: StudentFacts, options: ResolveOptions): Match {
   const { used, missing, completeness } = coverage(rule, given);
   const evaluated = new Map<Outcome, EvaluatedCondition[]>();
+  const typedConditions = conditionsOf(rule);
   // The main award holds only if each of its targets can be taken: itself or an alternative whose condition holds.
-  const choices = targetChoices(rule).map((options) => statusOf(options.map((o) => (o.condition ? evaluateAll([o.condition], facts, given, used)[0]! : { status: 'holds' as const })) as EvaluatedCondition[], true));
+  const choices = typedConditions.targets.size
+    ? targetChoices(rule).map((options) => statusOf(options.map((o) => (o.condition ? evaluateAll([o.condition], facts, given, used)[0]! : { status: 'holds' as const })), true))
+    : [];
   const targetsStatus: ConditionStatus = choices.includes('fails') ? 'fails' : choices.every((s) => s === 'holds') ? 'holds' : 'unknown';
   const outcomes = ruleOutcomes(rule).map((outcome): EvaluatedOutcome => {
     const conditions = evaluateAll(outcome.conditions, facts, given, used);
@@ -188,7 +192,8 @@ function toMatch(rule: TransferRule, given: Set<string>, checkedOn: string, fact
   const award: AppliedAward | undefined =
     best && best !== main ? { basis: best.outcome.kind === 'partial' ? 'partial' : 'conditional', outcomes: [best.outcome], credits: best.outcome.credits } : best ? undefined : situational(outcomes, evaluated);
   // Every condition the rule states, once: on the main award, on awards under a condition, on alternatives and exemptions.
-  const typed = [...evaluated.values(), evaluateAll([...conditionsOf(rule).targets.values(), ...conditionsOf(rule).conditionalAwards.filter((c) => c.appliesTo.startsWith('exemption') || c.appliesTo === 'conditional award')], facts, given, used)].flat();
+  const others = [...typedConditions.targets.values(), ...typedConditions.conditionalAwards.filter((c) => c.appliesTo.startsWith('exemption') || c.appliesTo === 'conditional award')];
+  const typed = [...evaluated.values(), others.length ? evaluateAll(others, facts, given, used) : []].flat();
   const seen = new Set<string>();
   const conditions = typed.filter((c) => !seen.has(conditionKey(c)) && Boolean(seen.add(conditionKey(c))));
   const scale = creditScaleOf(rule.receiverInstitution).factor / creditScaleOf(rule.senderInstitution).factor;

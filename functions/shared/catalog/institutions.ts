@@ -96,9 +96,13 @@ export function findInstitution(input: string): Institution | undefined {
   return byAlias.get(input.trim().toLowerCase().replace(/\s+/g, ' ')) ?? byName.get(nameKey(input));
 }
 
+const scales = new Map<string, CreditScale>();
+
 /** How an institution's transfer credit compares with BC's common scale. */
 export function creditScaleOf(institution: string): CreditScale {
-  return findInstitution(institution)?.creditScale ?? COMMON_SCALE;
+  let scale = scales.get(institution);
+  if (!scale) scales.set(institution, (scale = findInstitution(institution)?.creditScale ?? COMMON_SCALE));
+  return scale;
 }
 
 /** Slug for any known alias; unknown inputs are slugified so new institutions from data still work. */
