@@ -105,7 +105,7 @@ function plain(condition: TransferCondition, facts: StudentFacts, context: Condi
       return context.used.length >= (condition.count ?? 2) ? 'holds' : 'unknown';
     case 'no-credit-with': {
       const subjects = new Set(condition.subjects ?? []);
-      const clash = others.some((code) => subjects.has(code.split(' ')[0]!)) || [...facts.completedAtTarget].some((code) => subjects.has(code.split(' ')[0]!) || (condition.courses ?? []).includes(code));
+      const clash = others.some((code) => subjects.has(code.split(' ')[0]!) || (condition.courses ?? []).includes(code)) || [...facts.completedAtTarget].some((code) => subjects.has(code.split(' ')[0]!) || (condition.courses ?? []).includes(code));
       // Credit elsewhere (CHEM 12, a high-school course) is never known, so it cannot be known to hold.
       return clash ? 'fails' : 'unknown';
     }

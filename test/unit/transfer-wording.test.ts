@@ -44,6 +44,29 @@ describe('sending-side exclusivity', () => {
   });
 });
 
+describe('the same classes in wording the shipped rows do not use', () => {
+  // Receivers held out of the shipped data word the same limits differently; these rows are built in their style.
+  const douglas = (text: string) => parseTransferDetail(text, { sender: 'LANG', receiver: 'DOUG', sourceCourse: { subject: 'ENGL', number: '1128' } });
+  it.each([
+    ['DOUG ENGL 1XXX (3), Students with credit for LANG ENGL 1127 cannot receive credit for LANG ENGL 1128.', { type: 'one-of', side: 'sending', courses: ['ENGL 1128', 'ENGL 1127'] }],
+    ['DOUG ENGL 1130 (3), Cannot take LANG ENGL 1127 for further credit.', { type: 'one-of', side: 'sending', courses: ['ENGL 1128', 'ENGL 1127'] }],
+    ['DOUG ENGL 1130 (3), Students with credit in DOUG ENGL 1100 may not take DOUG ENGL 1130 for further credit.', { type: 'precludes', side: 'receiving', courses: ['ENGL 1100'] }],
+    ['DOUG ENGL 1130 (3), Credit will be granted for only one of DOUG ENGL 1130, 1131 or 1132.', { type: 'one-of', side: 'receiving', courses: ['ENGL 1130', 'ENGL 1131', 'ENGL 1132'] }],
+    ['DOUG ENGL 2XXX (3), Maximum of 6 credits for DOUG ENGL 2XXX.', { type: 'cap', maxCredits: 6 }],
+  ])('%s', (text, constraint) => {
+    const parsed = douglas(text);
+    expect(parsed.constraints).toEqual([expect.objectContaining(constraint)]);
+    expect(parsed.fullyParsed).toBe(true);
+  });
+
+  it('"No credit if student has credit for …": fails when the student gave that course', () => {
+    const rules = everyRuleFor('langara', 'sfu', ['ENGL 1128']).filter((r) => r.rawDetail.startsWith('SFU ENGL 1XX (3), W/B-Hum. Credit granted'));
+    const reworded = rules.map((r) => ({ ...r, ruleId: `${r.ruleId}-x`, rawDetail: 'SFU ENGL 1XX (3), W/B-Hum. No credit if student has credit for LANG ENGL 1127.', conditionText: 'No credit if student has credit for LANG ENGL 1127.', constraints: undefined, parserVersion: undefined }));
+    expect(resolveRules(reworded, ['ENGL 1128'], '2023-01-01').conditional).toHaveLength(1);
+    expect(resolveRules(reworded, ['ENGL 1127', 'ENGL 1128'], '2023-01-01').conditional[0]!.conditions[0]!.status).toBe('fails');
+  });
+});
+
 describe('receiving-side preclusions and caps', () => {
   it('"Credit is permitted for only one of SFU CMPT 125 or SFU CMPT 128": LANG CPSC 1181 + CPSC 1155 earn one of them (2010)', () => {
     const { plan, exact } = resolve('langara', 'sfu', ['CPSC 1155', 'CPSC 1181'], '2010-01-01');
