@@ -1,5 +1,5 @@
 import { institutionId } from '../shared/catalog/institutions.js';
-import { COURSE_NUMBER, codeOf, type Code, type Parsed } from './detail-lexer.js';
+import { COURSE_NUMBER, codeOf, type Code } from './detail-lexer.js';
 import { TargetGrammar } from './detail-targets.js';
 import type { AlternativeTarget, ConditionalAward, PartialAward, TransferConstraint } from './rule-model.js';
 
@@ -287,4 +287,3 @@ export class ClauseGrammar extends TargetGrammar {
   }
 }
 
-export type { Parsed };

@@ -18,7 +18,6 @@ export const AREA: Record<string, string> = { sci: 'B-Sci', hum: 'B-Hum', soc: '
 export const AFTER_DESIGNATION = new Set(['or', 'for', 'if', 'student', 'students', 'instead', 'and']);
 /** Function words: a clause containing one is prose, not a short area label like "Visual Arts Studio". */
 export const STOP = new Set(['an', 'as', 'at', 'be', 'by', 'can', 'cannot', 'credit', 'credits', 'do', 'does', 'for', 'from', 'if', 'in', 'is', 'are', 'may', 'must', 'no', 'not', 'note', 'of', 'on', 'only', 'or', 'please', 'see', 'take', 'taken', 'than', 'that', 'the', 'this', 'to', 'will', 'with', 'student', 'students', 'granted', 'used', 'counts', 'meets']);
-export const PRECLUSION_LEADS = [['precludes', 'credit', 'for'], ['precludes'], ['excluding'], ['excludes'], ['exclude'], ['may', 'not', 'receive', 'credit', 'for'], ['may', 'not', 'take'], ['credit', 'cannot', 'also', 'be', 'obtained', 'for'], ['students', 'precluded', 'from', 'taking']];
 
 export function lex(text: string, instCodes: string[]): Token[] {
   const tokens: Token[] = [];
