@@ -21,6 +21,9 @@ describe('institutions as people type them', () => {
       expect(status, `${from} → ${to}`).toBe(200);
       expect(body.plan, `${from} → ${to}`).toEqual(codes.body.plan);
     }
+    const okanagan = await resolve({ targetInstitution: 'University of British Columbia - Okanagan', sourceCourses: ['CPSC 1150'] });
+    expect(okanagan.status).toBe(200);
+    expect(okanagan.body.targetInstitution).toBe('ubco');
     // A receiver only the data names (College of the Rockies) resolves by code and by name.
     expect((await resolve({ targetInstitution: 'College of the Rockies', sourceCourses: ['FMGT 2293'], asOfDate: '2023-11-01' })).status).toBe(200);
   });

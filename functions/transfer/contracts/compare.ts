@@ -4,6 +4,7 @@ import { defineContract } from '../../shared/tools/define-tool.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { CompletedOnInput, SourceCoursesInput, StudentFactsInput } from '../resolve-input.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
+import { InstitutionInput } from './institution-input.js';
 
 export const ReceiverSchema = z.object({
   institution: z.string().describe('Receiving institution slug, e.g. "sfu"'),
@@ -33,9 +34,9 @@ export const compareContract = defineContract({
     'would count under a condition or with more courses. Use it for "where do my Langara courses count the most?"; then tn_transfer_resolve for ' +
     'one receiver\'s details. Example: { "sourceInstitution": "langara", "sourceCourses": ["CPSC 1150", "MATH 1171", "ENGL 1127"] }.',
   input: z.strictObject({
-    sourceInstitution: z.string().min(2).max(40).describe('Sending institution: slug or BC Transfer Guide code, e.g. "langara" or "LANG"'),
+    sourceInstitution: InstitutionInput('Sending'),
     sourceCourses: SourceCoursesInput,
-    receivers: z.array(z.string().min(2).max(40)).max(40).optional().describe('Only these receiving institutions, e.g. ["sfu", "UBCV"]; every receiver with rules when omitted'),
+    receivers: z.array(z.string().min(2).max(80)).max(40).optional().describe('Only these receiving institutions (slugs, codes or names), e.g. ["sfu", "UBCV"]; every receiver with rules when omitted'),
     asOfDate: optionalField(effectiveDateInput('Date the rules must be in force; default today')),
     completedOn: CompletedOnInput,
     ...StudentFactsInput,

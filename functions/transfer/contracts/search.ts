@@ -3,6 +3,7 @@ import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineContract } from '../../shared/tools/define-tool.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
+import { InstitutionInput } from './institution-input.js';
 import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
 import { RuleSummarySchema } from '../match-output.js';
 import { AWARD_FORMS } from '../award-forms.js';
@@ -26,8 +27,8 @@ export const searchContract = defineContract({
     'bundle), or generic credit such as "ASC 2XX" or "CPSC 1st" (each item says how in awardedAs). Returns a page of rules with their targets and dates. Example: { "sourceInstitution": "langara", ' +
     '"targetInstitution": "sfu", "subject": "CPSC" }; reverse: { "targetInstitution": "sfu", "targetCourse": "CMPT 225" }.',
   input: z.strictObject({
-    sourceInstitution: z.string().min(2).max(40).optional().describe('Sending institution slug or code, e.g. "langara"; optional with targetCourse (then every sender)'),
-    targetInstitution: z.string().min(2).max(40).describe('Receiving institution slug or code, e.g. "sfu"'),
+    sourceInstitution: z.string().min(2).max(80).optional().describe('Sending institution slug, code or name, e.g. "langara"; optional with targetCourse (then every sender)'),
+    targetInstitution: InstitutionInput('Receiving'),
     subject: z.string().regex(/^[A-Za-z]{2,5}$/).optional().describe('Only this sending subject, e.g. "CPSC"'),
     course: z.string().min(3).max(64).optional().describe('Only this sending course, e.g. "CPSC 1150"'),
     targetCourse: z
