@@ -134,8 +134,14 @@ export function typeConditions(text: string, appliesTo: string): TransferConditi
     const match = pattern.exec(t);
     if (match) return [programCondition('program', match[1]!, base)];
   }
-  const grade = /(?:must have|minimum (?:grade )?(?:of )?|grade of )\s*"?([A-D][+-]?)"? (?:or (?:better|higher) )?to (?:transfer|receive credit)/i.exec(t) ?? /^(?:if|with) (?:a )?(?:minimum )?grade of "?([A-D][+-]?)"?/i.exec(t);
-  if (grade) return [{ type: 'minimum-grade', ...base, grade: grade[1]!.toUpperCase() }];
+  // A grade needed to use the credit as a prerequisite is a note (isApplicabilityNote); one needed for the credit is a condition.
+  const grade = /\b(?:must have|minimum|min\.|grade of|requires? (?:a )?)\s*(?:grade\s+)?(?:of\s+)?"?([A-D][+-]?)"?(?=[\s."]|$)/.exec(t) ?? /\b"?([A-D][+-]?)"? or (?:better|higher)\b/.exec(t);
+  if (grade && !/requisite|to use as|for use as/i.test(t)) return [{ type: 'minimum-grade', ...base, grade: grade[1]!.toUpperCase() }];
+  const companion = /^(?:credit )?(?:only )?(?:if|when) (?:taken|completed) (?:with|together with|concurrently with) (.+)|^must be (?:taken|completed) (?:with|together with|concurrently with) (.+)/i.exec(t);
+  if (companion) {
+    const { codes, any } = codesIn(companion[1] ?? companion[2]!);
+    if (codes.length) return [{ type: 'with-course', ...base, courses: codes, ...(any ? { courseMatch: 'any' as const } : {}) }];
+  }
   const recency = /within (?:the (?:last|past) )?(\d+) years/i.exec(t);
   if (recency && /\bif\b|only|must|completed|taken|provided/i.test(t)) return [{ type: 'recency', ...base, years: Number(recency[1]) }];
   // "No credit if taken alone" / "if LANG MATH 1273 is taken by itself": credit only with the other courses of the bundle.

@@ -9,7 +9,7 @@ const countOf = (word: string) => (/^\d+(?:\.\d+)?$/.test(word) ? Number(word) :
 /** Sentences that say only one (or "once") of several courses earns credit. */
 const ONE_OF = /\bonly (?:one|1)\b|\bone only\b|\bfor one of\b|\b(?:granted|given|awarded) once\b|\bnot\b.*\bboth\b/;
 /** Sentence openings that take courses out of reach once this award is given ("Precludes credit for …", "May not take …"). */
-const PRECLUDES = /^(?:note:?\s*)?(?:students?\s+(?:with (?:prior )?credit (?:in|for) .+? )?)?(?:(?:precludes?|excludes?|exclude|excluding)\b|(?:may|can|will) ?not (?:take|receive|get)\b|cannot (?:take|receive)\b|no (?:further|additional|duplicate) credit\b|credit cannot also be obtained\b|precluded from taking\b)/;
+const PRECLUDES = /^(?:note:?\s*)?(?:students?\s+(?:with (?:prior )?credit (?:in|for) .+? )?)?(?:(?:precludes?|excludes?|exclude|excluding)\b|(?:may|can|will) ?not (?:take|receive|get)\b|cannot (?:take|receive)\b|no (?:further|additional|duplicate) credit\b|credit cannot also be obtained\b|precluded from taking\b|not open (?:for credit )?to students (?:with|who have)\b)/;
 const REPEATABLE = /\b(?:may|can) be (?:taken|repeated|awarded|granted) more than once\b|\bmay be repeated\b|\brepeatable\b/;
 const CAP = /\bmax(?:imum|\.)?\b|\bno more than\b|\bup to \d/;
 /** "If credit already received for …, credit will be X (2)", "If any two of these courses are completed, X and Y will be awarded". */

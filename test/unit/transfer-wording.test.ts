@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { awardedKeys, targetCourseInput } from '../../functions/transfer/award-forms.js';
-import type { StudentFacts } from '../../functions/transfer/conditions.js';
+import { typeCondition, type StudentFacts } from '../../functions/transfer/conditions.js';
 import { parseTransferDetail } from '../../functions/transfer/detail-parser.js';
 import { shippedCatalogueCredits } from '../../functions/transfer/parse-coverage.js';
 import { compareReceivers } from '../../functions/transfer/receiver-comparison.js';
@@ -53,10 +53,19 @@ describe('the same classes in wording the shipped rows do not use', () => {
     ['DOUG ENGL 1130 (3), Students with credit in DOUG ENGL 1100 may not take DOUG ENGL 1130 for further credit.', { type: 'precludes', side: 'receiving', courses: ['ENGL 1100'] }],
     ['DOUG ENGL 1130 (3), Credit will be granted for only one of DOUG ENGL 1130, 1131 or 1132.', { type: 'one-of', side: 'receiving', courses: ['ENGL 1130', 'ENGL 1131', 'ENGL 1132'] }],
     ['DOUG ENGL 2XXX (3), Maximum of 6 credits for DOUG ENGL 2XXX.', { type: 'cap', maxCredits: 6 }],
+    ['DOUG MATH 1XXX (3), Not open to students with credit in DOUG MATH 1100 or 1110.', { type: 'precludes', side: 'receiving', courses: ['MATH 1100', 'MATH 1110'] }],
   ])('%s', (text, constraint) => {
     const parsed = douglas(text);
     expect(parsed.constraints).toEqual([expect.objectContaining(constraint)]);
     expect(parsed.fullyParsed).toBe(true);
+  });
+
+  it.each([
+    ['Minimum grade of C required.', { type: 'minimum-grade', grade: 'C' }],
+    ['Requires a C- or better.', { type: 'minimum-grade', grade: 'C-' }],
+    ['Credit only if taken with LANG CHEM 1120 or LANG CHEM 1121.', { type: 'with-course', courses: ['CHEM 1120', 'CHEM 1121'], courseMatch: 'any' }],
+  ])('types "%s" so the student\'s facts can make it hold', (text, condition) => {
+    expect(typeCondition(text, 'rule')).toMatchObject(condition);
   });
 
   it('"No credit if student has credit for …": fails when the student gave that course', () => {
