@@ -112,7 +112,7 @@ export function typeConditions(text: string, appliesTo: string): TransferConditi
     const { codes, any } = codesIn(t);
     if (codes.length) return [{ type: 'prior-credit', ...base, courses: codes, ...(any && codes.length > 1 ? { courseMatch: 'any' as const } : {}) }];
   }
-  const noCreditWith = /^no credit (?:with|if (?:the )?student has) (.+?)\.?$/i.exec(t);
+  const noCreditWith = /^no (?:further )?credit (?:with|in conjunction with|together with|if (?:the )?student has|for students with) (.+?)\.?$/i.exec(t);
   if (noCreditWith) {
     const subjects = [...noCreditWith[1]!.matchAll(/\b(?:prior|concurrent|other)\b[^.]*?\b([A-Z]{2,5})\b(?= credit| course)/g)].map((m) => m[1]!);
     const courses = [...noCreditWith[1]!.matchAll(/\b([A-Z]{2,5} \d{1,4}[A-Z]?)\b/g)].map((m) => m[1]!);
@@ -151,7 +151,8 @@ export function typeConditions(text: string, appliesTo: string): TransferConditi
   if (together) return [{ type: 'taken-together', ...base, count: { two: 2, three: 3 }[together[1]!.toLowerCase()] ?? Number(together[1]) }];
   for (const pattern of NOT_FOR_PROGRAM) {
     const match = pattern.exec(t);
-    if (match && !/\b(?:prerequisite|requirement|elective|core|breadth|way of knowing)/i.test(match[1]!)) return [programCondition('not-for-program', match[1]!, base)];
+    // A course code is no program ("No credit in conjunction with LANG X" is typed above).
+    if (match && !/\b(?:prerequisite|requirement|elective|core|breadth|way of knowing)/i.test(match[1]!) && !codesIn(match[1]!).codes.length) return [programCondition('not-for-program', match[1]!, base)];
   }
   if (/^(?:if|only if|when|provided|unless)\b/i.test(t)) return [{ type: 'other', ...base }];
   return [];
