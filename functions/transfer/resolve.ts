@@ -202,7 +202,7 @@ function toMatch(rule: TransferRule, given: Set<string>, checkedOn: string, fact
   const warnings: string[] = [];
   const ratio = sent.credits && awarded !== null ? (awarded * scale) / sent.credits : 1;
   if (ratio > 1 + 1e-9) {
-    const what = `awards ${awarded} ${creditScaleOf(rule.receiverInstitution).unit} for ${sent.credits} credits sent${sent.fromCatalogue ? ' (sending credits from its catalogue)' : ''}`;
+    const what = `awards ${awarded} ${creditScaleOf(rule.receiverInstitution).unit} for ${sent.credits} credits sent${sent.fromCatalogue ? ' (sending credits from its catalogue or other rows)' : ''}`;
     warnings.push(ratio > IMPLAUSIBLE_RATIO ? `${what}, likely an error in the source; left out of the plan` : `${what} (a credit conversion, or an error in the source)`);
   }
   return {

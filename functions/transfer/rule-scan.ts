@@ -1,6 +1,7 @@
 import { creditScaleOf } from '../shared/catalog/institutions.js';
 import { isApplicabilityNote, limitsCredit } from './conditions.js';
 import { conditionsOf } from './outcomes.js';
+import { statedCredits } from './sending-credits.js';
 import type { AlternativeTarget, TransferRule } from './rule-model.js';
 
 /**
@@ -14,7 +15,7 @@ import type { AlternativeTarget, TransferRule } from './rule-model.js';
  * - limitingProseUntyped: prose that limits credit which no type covers (the plan then holds the
  *   rule as conditional on an `other` condition; counted so the share stays visible);
  * - implausible: a rule awarding over 1.5× what it takes in on BC's common scale, with the sending
- *   credits from the row or, for rows without them, from the sender's catalogue.
+ *   credits from the row or, for rows without them, from the sender's catalogue or its other rows.
  */
 export interface ScanCounts {
   rules: number;
@@ -23,8 +24,10 @@ export interface ScanCounts {
   summedOutcomes: number;
   limitingProseUntyped: number;
   otherConditions: number;
+  /** Implausible with the sending credits the row states. */
   implausibleStated: number;
-  implausibleFromCatalogue: number;
+  /** Implausible with sending credits the row does not state (the sender's catalogue, or its other rows). */
+  implausibleUnstated: number;
   constraints: Record<string, number>;
   conditionalAwards: number;
   partialAwards: number;
@@ -85,8 +88,14 @@ function sentCredits(rule: TransferRule, catalogue?: (institution: string, code:
   return { credits: values.some((v) => v === null) ? null : (values as number[]).reduce((a, b) => a + b, 0), fromCatalogue };
 }
 
-export function scanRules(rules: TransferRule[], catalogue?: (institution: string, code: string) => number | undefined): ScanResult {
-  const counts: ScanCounts = { rules: rules.length, targetElsewhere: 0, droppedCodes: 0, summedOutcomes: 0, limitingProseUntyped: 0, otherConditions: 0, implausibleStated: 0, implausibleFromCatalogue: 0, constraints: {}, conditionalAwards: 0, partialAwards: 0 };
+export function scanRules(rules: TransferRule[], catalogueOf?: (institution: string, code: string) => number | undefined): ScanResult {
+  // The catalogue first; else what the sender's other rows of the file state (as tn_transfer_resolve does).
+  const stated = new Map<string, Map<string, number>>();
+  const catalogue = (institution: string, code: string) => {
+    if (!stated.has(institution)) stated.set(institution, statedCredits(rules, institution));
+    return catalogueOf?.(institution, code) ?? stated.get(institution)!.get(code);
+  };
+  const counts: ScanCounts = { rules: rules.length, targetElsewhere: 0, droppedCodes: 0, summedOutcomes: 0, limitingProseUntyped: 0, otherConditions: 0, implausibleStated: 0, implausibleUnstated: 0, constraints: {}, conditionalAwards: 0, partialAwards: 0 };
   const examples: Record<string, string[]> = {};
   const flag = (kind: keyof ScanCounts, rule: TransferRule) => {
     (counts[kind] as number)++;
@@ -110,7 +119,7 @@ export function scanRules(rules: TransferRule[], catalogue?: (institution: strin
     const sent = sentCredits(rule, catalogue);
     const awarded = rule.targets.some((t) => t.credits === null) ? null : rule.targets.reduce((s, t) => s + (t.credits ?? 0), 0);
     const scale = creditScaleOf(rule.receiverInstitution).factor / creditScaleOf(rule.senderInstitution).factor;
-    if (sent.credits && awarded !== null && (awarded * scale) / sent.credits > 1.5) flag(sent.fromCatalogue ? 'implausibleFromCatalogue' : 'implausibleStated', rule);
+    if (sent.credits && awarded !== null && (awarded * scale) / sent.credits > 1.5) flag(sent.fromCatalogue ? 'implausibleUnstated' : 'implausibleStated', rule);
   }
   return { counts, examples };
 }

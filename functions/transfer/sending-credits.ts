@@ -17,10 +17,13 @@ export async function catalogueCredits(store: Store, sender: string, codes: stri
   const needed = codes.filter((code) => unstated.has(code));
   if (!needed.length) return new Map();
   const { credits, checked } = await indexedCatalogueCredits(store, sender, needed, trips, catalogVersion);
+  // Without a catalogue entry, what the sender's other rows say the course is worth (a bundle row states each course's credits).
+  const stated = statedCredits(rules, sender);
+  for (const code of needed) if (!credits.has(code) && stated.has(code)) credits.set(code, stated.get(code)!);
   const cache = catalogCacheFor(store);
   await Promise.all(
     needed
-      .filter((code) => !checked.has(code))
+      .filter((code) => !checked.has(code) && !credits.has(code))
       .map(async (code) => {
         if (!cache.holds(sender, code)) trips.count += 2;
         const bundle = await cache.getBundle(sender, code);
@@ -30,4 +33,17 @@ export async function catalogueCredits(store: Store, sender: string, codes: stri
       }),
   );
   return credits;
+}
+
+/** The credits the sender's own rows state for each of its courses (the most frequent value), from rules that state them. */
+export function statedCredits(rules: TransferRule[], sender: string): Map<string, number> {
+  const counts = new Map<string, Map<number, number>>();
+  for (const rule of rules) {
+    for (const c of rule.sourceCourses) {
+      if (c.institution !== sender || c.credits === null || c.credits <= 0) continue;
+      const byValue = counts.get(c.code) ?? counts.set(c.code, new Map()).get(c.code)!;
+      byValue.set(c.credits, (byValue.get(c.credits) ?? 0) + 1);
+    }
+  }
+  return new Map([...counts].map(([code, byValue]) => [code, [...byValue].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0]]));
 }

@@ -7,6 +7,7 @@ import { shippedCatalogueCredits } from '../../functions/transfer/parse-coverage
 import { compareReceivers } from '../../functions/transfer/receiver-comparison.js';
 import { resolveRules, type ResolveOptions } from '../../functions/transfer/resolve.js';
 import { scanRules } from '../../functions/transfer/rule-scan.js';
+import { statedCredits } from '../../functions/transfer/sending-credits.js';
 import { everyRuleFor, everyShippedTransferRule } from '../support/transfer-rules.js';
 
 // Issue 29: every class of wording that limits, conditions or changes credit, each on a real row of the shipped files.
@@ -270,11 +271,18 @@ describe('plausibility for rows without sending credits', () => {
     const catalogue = shippedCatalogueCredits();
     const sendingCredits = new Map([['EDAS 1111', catalogue('langara', 'EDAS 1111')!]]);
     const { exact, plan } = resolve('langara', 'capilano', ['EDAS 1111'], '2023-11-01', facts(), { sendingCredits });
-    expect(exact[0]!.warnings[0]).toMatch(/awards 6 credits for 3 credits sent \(sending credits from its catalogue\)/);
+    expect(exact[0]!.warnings[0]).toMatch(/awards 6 credits for 3 credits sent \(sending credits from its catalogue or other rows\)/);
     expect(exact[0]!.confidenceFactors.plausibility).toBeLessThan(0.5);
     expect(plan.totalCredits).toBe(0);
-    // Every shipped single-course rule so flagged is one the catalogue makes implausible.
     const { counts } = scanRules(everyShippedTransferRule(), catalogue);
-    expect(counts.implausibleFromCatalogue).toBeGreaterThan(0);
+    expect(counts.implausibleUnstated).toBeGreaterThan(0);
+  });
+
+  it('without a catalogue, takes what the sender\'s other rows state a course is worth', () => {
+    const rules = everyShippedTransferRule().filter((r) => r.senderInstitution === 'langara');
+    const stated = statedCredits(rules, 'langara');
+    // "LANG STAT 1181 (3) & LANG STAT 1182 (1) = …" states both courses' credits.
+    expect([stated.get('STAT 1181'), stated.get('STAT 1182')]).toEqual([3, 1]);
+    expect(scanRules(rules).counts.implausibleUnstated).toBeGreaterThan(0);
   });
 });
