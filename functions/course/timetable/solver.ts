@@ -1,9 +1,9 @@
 import type { CourseOption, CourseOptions, PlacedSlot } from './section-options.js';
-import { DAYS, isWeekly, slotsClash, type Day, type Ranking, type Slot } from './week.js';
+import { DAYS, slotsClash, type Day, type Ranking, type Slot } from './week.js';
 
 export type { Ranking } from './week.js';
 
-/** What a week looks like, from its weekly meetings: what a student weighs between two timetables. */
+/** What a week looks like: what a student weighs between two timetables. */
 export interface WeekShape {
   days: number;
   /** Idle minutes between classes on the same day, beyond a 10-minute walk between rooms. */
@@ -164,10 +164,10 @@ function conflictOf(courses: CourseOptions[]): Conflict {
 
 const when = (slot: PlacedSlot) => ({ section: slot.section, day: slot.day, start: slot.start, end: slot.end });
 
+/** Meetings on single dates (a fortnightly series listed date by date) count as their weekday's classes. */
 export function weekShape(slots: Slot[]): WeekShape {
-  const weekly = slots.filter(isWeekly);
   const byDay = new Map<Day, Slot[]>();
-  for (const slot of weekly) (byDay.get(slot.day) ?? byDay.set(slot.day, []).get(slot.day)!).push(slot);
+  for (const slot of slots) (byDay.get(slot.day) ?? byDay.set(slot.day, []).get(slot.day)!).push(slot);
   let gapMinutes = 0;
   let campusChanges = 0;
   const firstStarts: number[] = [];
@@ -188,9 +188,9 @@ export function weekShape(slots: Slot[]): WeekShape {
     days: byDay.size,
     gapMinutes,
     campusChanges,
-    campuses: new Set(weekly.map((s) => s.campus).filter(Boolean)).size,
-    earliestStart: weekly.length ? Math.min(...weekly.map((s) => s.start)) : null,
-    latestEnd: weekly.length ? Math.max(...weekly.map((s) => s.end)) : null,
+    campuses: new Set(slots.map((s) => s.campus).filter(Boolean)).size,
+    earliestStart: slots.length ? Math.min(...slots.map((s) => s.start)) : null,
+    latestEnd: slots.length ? Math.max(...slots.map((s) => s.end)) : null,
     meanFirstStart: firstStarts.length ? firstStarts.reduce((a, b) => a + b, 0) / firstStarts.length : null,
   };
 }

@@ -62,6 +62,3 @@ function datesOverlap(a: Slot, b: Slot): boolean {
 export function slotsClash(a: Slot, b: Slot): boolean {
   return a.day === b.day && a.start < b.end && b.start < a.end && datesOverlap(a, b);
 }
-
-/** A meeting on a single date (a workshop, one of a fortnightly series listed date by date) is not weekly. */
-export const isWeekly = (slot: Slot) => !slot.startDate || !slot.endDate || slot.startDate !== slot.endDate;
