@@ -74,11 +74,10 @@ export const timetableContract = defineContract({
   name: 'course_timetable',
   title: 'Build a term timetable',
   description:
-    'Builds weekly timetables from a term\'s sections: conflict-free combinations of one lecture per course with a lab or tutorial ' +
-    'of that lecture\'s own group, best first, within optional limits (no classes before/after a time, days off). When none fit it ' +
-    'names the courses that always clash; courses without sections that term are named. Use this when a student plans a term. ' +
-    'Returns a page of combinations with every meeting\'s day and times, optionally as .ics. ' +
-    'Example: { "term": "2026-spring", "courses": ["sfu:CMPT 225", "sfu:MACM 201"], "notBefore": "10:00" }.',
+    'Builds conflict-free weekly timetables for a term: one lecture per course with a lab or tutorial of its own group, best ' +
+    'first, within optional limits (no classes before/after a time, days off). When none fit, names the courses that always clash; ' +
+    'courses with no sections that term are named. Use it to plan a term. Returns a page of combinations with each meeting\'s day ' +
+    'and times, optionally as .ics. Example: { "term": "2026-spring", "courses": ["sfu:CMPT 225", "sfu:MACM 201"], "notBefore": "10:00" }.',
   input: z.strictObject({
     courses: z
       .array(z.string().min(3).max(64))
