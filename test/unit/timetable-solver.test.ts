@@ -4,7 +4,7 @@ import { findAdapter } from '../../functions/ingest/adapters/index.js';
 import type { Section } from '../../functions/shared/catalog/catalog-model.js';
 import { DomainError } from '../../functions/shared/domain-error.js';
 import { courseOptions, type CourseOption } from '../../functions/course/timetable/section-options.js';
-import { solve } from '../../functions/course/timetable/solver.js';
+import { solve, weekShape } from '../../functions/course/timetable/solver.js';
 import { buildTimetable, type TimetableCourse } from '../../functions/course/timetable/timetable.js';
 import { minutesOf, slotsClash, slotsOf, type Slot } from '../../functions/course/timetable/week.js';
 import { meet, section, untimedMeeting } from '../support/section-builder.js';
@@ -273,6 +273,16 @@ describe('preferences, ranking and kept sections', () => {
     // Surrey's D400 on the same Monday as a Burnaby lecture ranks below every one-campus week.
     const mixed = compact.findIndex((c) => c.shape.campusChanges > 0);
     expect(mixed === -1 || compact.slice(mixed).every((c) => c.shape.campusChanges > 0)).toBe(true);
+  });
+
+  it('measures a week: gaps beyond a 10-minute walk, same-day campus changes and those with under an hour to travel', () => {
+    const at = (day: 'Mo' | 'Tu', start: string, end: string, campus: string): Slot => ({ day, start: minutesOf(start)!, end: minutesOf(end)!, campus });
+    const shape = weekShape([at('Mo', '08:30', '09:20', 'Burnaby'), at('Mo', '09:30', '10:20', 'Surrey'), at('Mo', '13:30', '14:20', 'Burnaby'), at('Tu', '10:30', '11:20', 'Burnaby')]);
+    expect(shape).toMatchObject({ days: 2, gapMinutes: 180, campusChanges: 2, rushedCampusChanges: 1, campuses: 2, earliestStart: minutesOf('08:30'), latestEnd: minutesOf('14:20') });
+    // Ranked last: a week whose move between campuses cannot be made in time.
+    const kept = buildTimetable([cmpt, math], TERM).combinations;
+    const rushed = kept.findIndex((c) => c.shape.rushedCampusChanges > 0);
+    expect(rushed === -1 || kept.slice(rushed).every((c) => c.shape.rushedCampusChanges > 0)).toBe(true);
   });
 
   it('keeps the sections asked for, and refuses one the course does not have in the term', () => {

@@ -43,7 +43,8 @@ export const CombinationSchema = z.object({
   week: z.object({
     days: z.number().int(),
     gapMinutes: z.number().int().describe('Idle minutes between same-day classes beyond a 10-minute walk'),
-    campusChanges: z.number().int(),
+    campusChanges: z.number().int().describe('Same-day moves between campuses'),
+    rushedCampusChanges: z.number().int().describe('Of those, moves with under an hour to travel'),
     campuses: z.number().int(),
     earliestStart: z.string().nullable(),
     latestEnd: z.string().nullable(),

@@ -10,6 +10,8 @@ export interface WeekShape {
   gapMinutes: number;
   /** Same-day moves between campuses (Burnaby to Surrey is an hour away). */
   campusChanges: number;
+  /** Of those, moves with under an hour to get there: hardly possible. */
+  rushedCampusChanges: number;
   /** Campuses attended in the week. */
   campuses: number;
   earliestStart: number | null;
@@ -48,6 +50,8 @@ export interface SolveLimits {
 }
 
 const PASSING_MINUTES = 10;
+/** Burnaby to Surrey or Vancouver by transit: about an hour. */
+const TRAVEL_MINUTES = 60;
 const DEFAULT_LIMITS: SolveLimits = { maxCombinations: 20_000, maxSteps: 2_000_000 };
 const CLASH_EXAMPLES = 3;
 
@@ -170,6 +174,7 @@ export function weekShape(slots: Slot[]): WeekShape {
   for (const slot of slots) (byDay.get(slot.day) ?? byDay.set(slot.day, []).get(slot.day)!).push(slot);
   let gapMinutes = 0;
   let campusChanges = 0;
+  let rushedCampusChanges = 0;
   const firstStarts: number[] = [];
   for (const day of DAYS) {
     const list = byDay.get(day)?.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -179,8 +184,11 @@ export function weekShape(slots: Slot[]): WeekShape {
     let campus = list[0]!.campus;
     for (const slot of list.slice(1)) {
       if (slot.start > reach) gapMinutes += Math.max(0, slot.start - reach - PASSING_MINUTES);
+      if (slot.campus && campus && slot.campus !== campus) {
+        campusChanges++;
+        if (slot.start - reach < TRAVEL_MINUTES) rushedCampusChanges++;
+      }
       reach = Math.max(reach, slot.end);
-      if (slot.campus && campus && slot.campus !== campus) campusChanges++;
       campus = slot.campus ?? campus;
     }
   }
@@ -188,6 +196,7 @@ export function weekShape(slots: Slot[]): WeekShape {
     days: byDay.size,
     gapMinutes,
     campusChanges,
+    rushedCampusChanges,
     campuses: new Set(slots.map((s) => s.campus).filter(Boolean)).size,
     earliestStart: slots.length ? Math.min(...slots.map((s) => s.start)) : null,
     latestEnd: slots.length ? Math.max(...slots.map((s) => s.end)) : null,
@@ -196,18 +205,19 @@ export function weekShape(slots: Slot[]): WeekShape {
 }
 
 /**
- * Lower is better, compared in order. Travel comes first in every ranking but "late-start": a same-day
- * move between campuses, then a week spread over more campuses. A week with no timed class starts latest.
+ * Lower is better, compared in order. Travel comes first in every ranking: a same-day move between
+ * campuses with under an hour to make it, then any same-day move (but for "late-start"), then a week
+ * spread over more campuses. A week with no timed class starts latest.
  */
 function rankKey(ranking: Ranking): (shape: WeekShape) => number[] {
   const late = (shape: WeekShape) => -(shape.meanFirstStart ?? 24 * 60);
   switch (ranking) {
     case 'fewest-days':
-      return (s) => [s.campusChanges, s.campuses, s.days, s.gapMinutes, late(s)];
+      return (s) => [s.rushedCampusChanges, s.campusChanges, s.campuses, s.days, s.gapMinutes, late(s)];
     case 'late-start':
-      return (s) => [late(s), s.campusChanges, s.campuses, s.gapMinutes, s.days];
+      return (s) => [s.rushedCampusChanges, late(s), s.campusChanges, s.campuses, s.gapMinutes, s.days];
     case 'compact':
-      return (s) => [s.campusChanges, s.campuses, s.gapMinutes, s.days, late(s)];
+      return (s) => [s.rushedCampusChanges, s.campusChanges, s.campuses, s.gapMinutes, s.days, late(s)];
   }
 }
 

@@ -123,6 +123,7 @@ function describeCombination(combination: Combination) {
       days: shape.days,
       gapMinutes: shape.gapMinutes,
       campusChanges: shape.campusChanges,
+      rushedCampusChanges: shape.rushedCampusChanges,
       campuses: shape.campuses,
       earliestStart: shape.earliestStart === null ? null : clockOf(shape.earliestStart),
       latestEnd: shape.latestEnd === null ? null : clockOf(shape.latestEnd),

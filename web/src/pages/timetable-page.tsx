@@ -20,7 +20,7 @@ interface Combination {
   rank: number;
   sections: TakenSection[];
   meetings: GridMeeting[];
-  week: { days: number; gapMinutes: number; campusChanges: number };
+  week: { days: number; gapMinutes: number; campusChanges: number; rushedCampusChanges: number };
   ics?: string;
 }
 
@@ -32,6 +32,8 @@ interface Timetable {
   items: Combination[];
   totalCount?: number;
   hasMore: boolean;
+  /** False when the search stopped at its budget: more may fit. */
+  complete: boolean;
 }
 
 interface Institution {
@@ -168,8 +170,8 @@ export function TimetablePage({ params }: { params: URLSearchParams }) {
 }
 
 function Result({ data, state }: { data: Timetable; state: TimetableState }) {
-  const total = data.items.length;
-  const index = Math.min(state.option, total) - 1;
+  const loaded = data.items.length;
+  const index = Math.min(state.option, loaded) - 1;
   const shown = data.items[index];
   // Only what stands in the way: a course placed as asked needs no note.
   const notes = data.courses.filter((c) => c.status !== 'placed');
@@ -202,13 +204,13 @@ function Result({ data, state }: { data: Timetable; state: TimetableState }) {
         <>
           <div class="row tt-nav">
             <p aria-live="polite" class="tt-count">
-              Timetable {index + 1} of {total}
-              {data.hasMore ? '+' : ''}
+              Timetable {index + 1} of {data.totalCount ?? loaded}
+              {data.complete ? '' : '+'}
             </p>
             <button type="button" class="secondary" disabled={index === 0} onClick={() => show(index)}>
               Previous
             </button>
-            <button type="button" class="secondary" disabled={index + 1 >= total} onClick={() => show(index + 2)}>
+            <button type="button" class="secondary" disabled={index + 1 >= loaded} onClick={() => show(index + 2)}>
               Next
             </button>
             <Download state={state} term={data.term} combination={shown} />
@@ -226,7 +228,8 @@ function Result({ data, state }: { data: Timetable; state: TimetableState }) {
 function weekSummary({ week, sections }: Combination): string {
   const gaps = week.gapMinutes >= 60 ? `${Math.floor(week.gapMinutes / 60)} h${week.gapMinutes % 60 ? ` ${week.gapMinutes % 60} min` : ''}` : `${week.gapMinutes} min`;
   const campuses = [...new Set(sections.map((s) => s.campus).filter(Boolean))];
-  return [`${week.days} day${week.days === 1 ? '' : 's'} on campus`, week.gapMinutes ? `${gaps} between classes` : 'no gaps between classes', campuses.join(' and ')].filter(Boolean).join(' · ');
+  const rushed = week.rushedCampusChanges ? `${week.rushedCampusChanges} change${week.rushedCampusChanges === 1 ? '' : 's'} of campus with under an hour to travel` : '';
+  return [`${week.days} day${week.days === 1 ? '' : 's'} on campus`, week.gapMinutes ? `${gaps} between classes` : 'no gaps between classes', campuses.join(' and '), rushed].filter(Boolean).join(' · ');
 }
 
 function SectionList({ combination }: { combination: Combination }) {
