@@ -199,6 +199,26 @@ describe('the Timetable page (desktop)', () => {
   });
 });
 
+describe('the course field', () => {
+  it('takes several codes at once, typed loosely, and keeps what is not a code in the field, named', async () => {
+    const web = await openWebPage(browser);
+    try {
+      const { page } = web;
+      await page.goto(`${server.url}/timetable?term=${TERM}`);
+      await page.getByLabel('Add a course').fill('cmpt225 MACM 201, banana');
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.searchParams.get('courses') === 'sfu:CMPT 225,sfu:MACM 201');
+      expect(await page.getByRole('alert').textContent()).toBe('"banana" is not a course code like CMPT 225.');
+      expect(await page.getByLabel('Add a course').inputValue()).toBe('banana');
+      await page.getByText(/^Timetable 1 of \d+/).waitFor();
+      await expectAccessible(page);
+      expect(web.errors).toEqual([]);
+    } finally {
+      await web.close();
+    }
+  });
+});
+
 describe('the Timetable page on a phone (390 px)', () => {
   it('fits 390 px without sideways scrolling, grid and controls included, and passes axe', async () => {
     const web = await openWebPage(browser);

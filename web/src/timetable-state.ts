@@ -79,3 +79,14 @@ export function termLabel(term: string): string {
   if (season === 'winter') return `Winter Session ${year}-${Number(year) + 1}`;
   return `${season.charAt(0).toUpperCase()}${season.slice(1)} ${year}`;
 }
+
+const CODE = /(?:([A-Za-z][\w-]*):\s*)?([A-Za-z]{2,5}(?:-[A-Za-z]{1,3})?)\s*-?\s*(\d{3,4}[A-Za-z]{0,2})\b/g;
+
+/**
+ * The course references in what a student typed: "CMPT 225, MACM 201", "cmpt225 macm201" or
+ * "sfu:CMPT 225"; codes without "institution:" take `institution`. `rest` is what was not a code.
+ */
+export function coursesIn(text: string, institution: string): { refs: string[]; rest: string } {
+  const refs = [...text.matchAll(CODE)].map(([, school, subject, number]) => `${(school ?? institution).toLowerCase()}:${subject!.toUpperCase()} ${number!.toUpperCase()}`);
+  return { refs, rest: text.replace(CODE, ' ').replace(/[\s,;]+/g, ' ').trim() };
+}

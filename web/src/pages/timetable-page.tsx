@@ -3,7 +3,7 @@ import { callTool, messageOf } from '../api.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { codeOf, kindName, WeekGrid, type GridMeeting } from '../components/week-grid.js';
 import { navigate } from '../router.js';
-import { termChoices, termLabel, timetableHref, timetableInput, timetableStateOf, WEEKDAYS, type TimetableState } from '../timetable-state.js';
+import { coursesIn, termChoices, termLabel, timetableHref, timetableInput, timetableStateOf, WEEKDAYS, type TimetableState } from '../timetable-state.js';
 import { useTitle, useTool } from '../use-tool.js';
 
 interface TakenSection {
@@ -50,14 +50,6 @@ const RANKS = [
   ['late-start', 'Latest mornings'],
 ] as const;
 
-/** "cmpt225" → "CMPT 225"; an entry without "institution:" takes the chosen institution. */
-function courseRef(entry: string, institution: string): string {
-  const at = entry.indexOf(':');
-  const school = at >= 0 ? entry.slice(0, at).trim().toLowerCase() : institution;
-  const code = (at >= 0 ? entry.slice(at + 1) : entry).trim().toUpperCase().replace(/\s+/g, ' ').replace(/^([A-Z-]+)\s*(\d)/, '$1 $2');
-  return `${school}:${code}`;
-}
-
 export function TimetablePage({ params }: { params: URLSearchParams }) {
   const state = timetableStateOf(params);
   useTitle('Timetable');
@@ -66,11 +58,14 @@ export function TimetablePage({ params }: { params: URLSearchParams }) {
   const institutions = useTool<{ items: Institution[] }>('tn_course_institutions', { limit: 100 });
   const [institution, setInstitution] = useState(state.courses[0]?.split(':')[0] ?? 'sfu');
   const [entry, setEntry] = useState('');
+  const [entryError, setEntryError] = useState<string>();
   const add = (event: Event) => {
     event.preventDefault();
-    const added = entry.split(',').map((e) => e.trim()).filter(Boolean).map((e) => courseRef(e, institution));
-    setEntry('');
-    if (added.length) go({ courses: [...new Set([...state.courses, ...added])] });
+    const { refs, rest } = coursesIn(entry, institution);
+    // What is not a course code stays in the field, named, so nothing typed is lost.
+    setEntryError(rest ? `"${rest}" is not a course code like CMPT 225.` : undefined);
+    setEntry(rest);
+    if (refs.length) go({ courses: [...new Set([...state.courses, ...refs])] });
   };
   const catalogs = (institutions.data?.items ?? []).filter((i) => (i.courses ?? 0) > 0);
   const data = result.data;
@@ -94,10 +89,23 @@ export function TimetablePage({ params }: { params: URLSearchParams }) {
         </div>
         <div>
           <label for="tt-course">Add a course</label>
-          <input id="tt-course" value={entry} size={16} placeholder="e.g. CMPT 225" onInput={(e) => setEntry(e.currentTarget.value)} />
+          <input
+            id="tt-course"
+            value={entry}
+            size={16}
+            placeholder="e.g. CMPT 225"
+            aria-invalid={entryError ? true : undefined}
+            aria-describedby={entryError ? 'tt-course-error' : undefined}
+            onInput={(e) => setEntry(e.currentTarget.value)}
+          />
         </div>
         <button type="submit">Add</button>
       </form>
+      {entryError && (
+        <p id="tt-course-error" class="error" role="alert">
+          {entryError}
+        </p>
+      )}
       <h2 id="tt-courses-heading" class="visually-hidden">
         Courses
       </h2>
