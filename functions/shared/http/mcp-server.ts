@@ -13,6 +13,7 @@ import { resourceLinksIn } from '../surface/resource-links.js';
 import type { PreparedAnswers } from './json-answer.js';
 import type { Surface } from '../surface/surface-contract.js';
 import { registerSurface } from '../surface/surface-server.js';
+import { viewMetaByTool } from '../surface/view-server.js';
 
 const INSTRUCTIONS =
   'Tutor Nexus: tutoring sessions, a BC course catalog, transfer-credit resolution and user settings. ' +
@@ -45,7 +46,7 @@ export function buildMcpServer(args: {
   const { registry, services, principal, traceId, executeTool = invokeTool, surface = NO_SURFACE } = args;
   const capabilities = {
     tools: {},
-    ...(surface.resources.length ? { resources: {} } : {}),
+    ...(surface.resources.length || surface.views?.length ? { resources: {} } : {}),
     ...(surface.prompts.length ? { prompts: {} } : {}),
     ...(args.complete && (surface.resources.length || surface.prompts.length) ? { completions: {} } : {}),
   };
@@ -54,6 +55,8 @@ export function buildMcpServer(args: {
     { capabilities, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS },
   );
 
+  // Every client gets the views: at tools/list a stateless server cannot know what the client declared, and hosts without MCP Apps ignore `_meta.ui`.
+  const viewMeta = viewMetaByTool(surface);
   server.setRequestHandler('tools/list', async () => ({
     // Descriptions and schemas name tools as served (another TN_TOOL_PREFIX renames them everywhere).
     tools: registry.servedText(registry.getAll().map((definition) => {
@@ -66,7 +69,7 @@ export function buildMcpServer(args: {
         outputSchema: schemas.output as { type: 'object' },
         annotations: annotationsOf(definition),
         icons: DOMAIN_ICONS[definition.domain],
-        _meta: { 'tutor-nexus/metadata': metadataOf(definition) },
+        _meta: { 'tutor-nexus/metadata': metadataOf(definition), ...viewMeta.get(definition.name) },
       };
     })),
     // What a client may key a cached list on: it changes only with the release.
@@ -104,7 +107,7 @@ export function buildMcpServer(args: {
     return server.projectCallToolResult(result, jsonSchemasOf(definition).output);
   });
 
-  if (surface.resources.length || surface.prompts.length) {
+  if (surface.resources.length || surface.prompts.length || surface.views?.length) {
     registerSurface(server, { registry, surface, complete: args.complete, services, principal, traceId, executeTool });
   }
   return server;
