@@ -1,9 +1,17 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, buildSync, type BuildOptions, type OutputFile } from 'esbuild';
 
 const VIEWS_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+/** Every view this folder holds: a `<name>.tsx` here is a view's page (helpers live in lib/ and runtime/). */
+export function viewNames(): string[] {
+  return readdirSync(VIEWS_DIR)
+    .filter((file) => file.endsWith('.tsx'))
+    .map((file) => file.slice(0, -'.tsx'.length))
+    .sort();
+}
 
 /** A view's page: one HTML document with its script and style inline (MCP Apps views load nothing else). */
 export type ViewPageSet = Map<string, string>;
