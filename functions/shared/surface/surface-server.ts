@@ -44,7 +44,7 @@ export function registerSurface(server: Server, serving: SurfaceServing): void {
       description: text(r.description),
       mimeType: 'text/markdown',
       icons: DOMAIN_ICONS[r.domain],
-    })), ...viewResources(surface)],
+    })), ...viewResources(surface, text)],
   }));
 
   server.setRequestHandler('resources/templates/list', async () => ({

@@ -5,12 +5,12 @@ import type { Surface } from './surface-contract.js';
 import { toolViewMeta, VIEW_MIME_TYPE, VIEW_RESOURCE_META, viewUri, type ViewContract } from './view-contract.js';
 
 /** The views an endpoint serves, as resources/list entries (listed so a host can review and prefetch them). */
-export function viewResources(surface: Surface) {
+export function viewResources(surface: Surface, servedText: (text: string) => string) {
   return (surface.views ?? []).map((view) => ({
     uri: viewUri(view.name),
     name: view.name,
     title: view.title,
-    description: view.description,
+    description: servedText(view.description),
     mimeType: VIEW_MIME_TYPE,
     icons: DOMAIN_ICONS[view.domain],
     _meta: VIEW_RESOURCE_META,
