@@ -111,6 +111,7 @@ describe('MCP Apps views in a host (AppBridge, spec default CSP)', () => {
       await frame.getByRole('button', { name: /Compare where these courses count most/ }).click();
       const table = frame.getByRole('table', { name: /ranked by the credits/ });
       await table.waitFor();
+
       const other = frame.getByRole('button', { name: /^Plan for / }).first();
       const receiver = (await other.textContent())!.replace('Plan for ', '');
       await other.click();
@@ -184,6 +185,12 @@ describe('MCP Apps views in a host (AppBridge, spec default CSP)', () => {
       for (const name of instructors) await table.getByRole('rowheader', { name, exact: true }).waitFor();
       await frame.getByRole('tab', { name: 'Distribution' }).click();
       await frame.getByRole('img', { name: /average .*students/ }).waitFor();
+      // A host may also pass a view the result of another tool (one the view called): the grades stay.
+      const other = await client.callTool({ name: 'tn_course_get', arguments: { course: 'ubc:CPSC 110' } });
+      await host.page.evaluate((json: string) => window.sendToolResult(JSON.parse(json)), JSON.stringify(other));
+      await frame.getByRole('tab', { name: 'By term' }).click();
+      await chart.waitFor();
+      await frame.getByRole('heading', { level: 1, name: 'Grades in ubc:CPSC 110' }).waitFor();
       expect(await host.violations()).toEqual([]);
       expect(host.errors).toEqual([]);
     } finally {

@@ -17,6 +17,8 @@ declare global {
     hostLog: { opened: string[]; contexts: unknown[]; sizes: { width?: number; height?: number }[]; toolCalls: string[] };
     mountView(mount: Mount): Promise<void>;
     setHostTheme(context: McpUiHostContext): Promise<void>;
+    /** Passes the view another tool result, as a host may for a tool the view called itself. */
+    sendToolResult(result: Record<string, unknown>): Promise<void>;
   }
 }
 
@@ -62,3 +64,5 @@ window.setHostTheme = async (context) => {
   document.body.style.background = context.theme === 'dark' ? '#1a1b1e' : '#ffffff';
   await bridge!.sendHostContextChange(context);
 };
+
+window.sendToolResult = (result) => bridge!.sendToolResult(result as never);

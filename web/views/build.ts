@@ -68,7 +68,7 @@ function page(name: string, script: string, style: string): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="color-scheme" content="light dark">',
-    `<title>${name}</title>`,
+    `<title>${name.charAt(0).toUpperCase()}${name.slice(1).replaceAll('-', ' ')}</title>`,
     `<style>${safeStyle}</style>`,
     '</head>',
     '<body>',

@@ -118,4 +118,9 @@ function GradeHistory({ result }: ViewProps<GradesResult, { course: string }>) {
   );
 }
 
-mountView(GradeHistory, { name: 'grade-history', tool: 'course_grades', waiting: 'Reading grade distributions…' });
+mountView(GradeHistory, {
+  name: 'grade-history',
+  tool: 'course_grades',
+  waiting: 'Reading grade distributions…',
+  accepts: (output) => Array.isArray(output.sections) && typeof output.summary === 'object',
+});

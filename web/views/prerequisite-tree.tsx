@@ -176,4 +176,9 @@ function Node(props: { node: RequirementNode; checking?: Checking; home: string;
   }
 }
 
-mountView(PrerequisiteTree, { name: 'prerequisite-tree', tool: 'course_prereqs', waiting: 'Reading the prerequisites…' });
+mountView(PrerequisiteTree, {
+  name: 'prerequisite-tree',
+  tool: 'course_prereqs',
+  waiting: 'Reading the prerequisites…',
+  accepts: (output) => typeof output.course === 'string' && typeof (output.parsed as { tree?: unknown } | undefined)?.tree === 'object',
+});

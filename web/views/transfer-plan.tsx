@@ -190,4 +190,9 @@ function Compare(props: { host: ViewHost; shared: Record<string, unknown>; curre
   );
 }
 
-mountView(TransferPlan, { name: 'transfer-plan', tool: 'transfer_resolve', waiting: 'Resolving transfer credit…' });
+mountView(TransferPlan, {
+  name: 'transfer-plan',
+  tool: 'transfer_resolve',
+  waiting: 'Resolving transfer credit…',
+  accepts: (output) => Array.isArray(output.exactMatches) && typeof output.plan === 'object',
+});

@@ -58,7 +58,16 @@ function toolPrefix(context: McpUiHostContext | undefined, ownTool: string): str
  * Mounts a view: connects to the host, follows its theme, reports the page's size, and renders the
  * view with the tool result the host passes (ui/notifications/tool-result).
  */
-export function mountView<R, I>(View: ComponentType<ViewProps<R, I>>, options: { name: string; tool: string; waiting: string }): void {
+export function mountView<R, I>(
+  View: ComponentType<ViewProps<R, I>>,
+  options: {
+    name: string;
+    tool: string;
+    waiting: string;
+    /** Whether an output is this tool's: a host may also pass the results of tools the view called itself, which are not. */
+    accepts: (output: Record<string, unknown>) => boolean;
+  },
+): void {
   const bridge = new HostBridge();
   const root = document.getElementById('root')!;
 
@@ -72,8 +81,9 @@ export function mountView<R, I>(View: ComponentType<ViewProps<R, I>>, options: {
       bridge.on('ui/notifications/tool-result', (params) => {
         const result = params as ToolResult;
         const output = outputOf(result);
-        if (result.isError || output === undefined) setState({ kind: 'failed', message: errorMessageOf(result) });
-        else setState({ kind: 'ready', result: output as R });
+        const ours = !result.isError && typeof output === 'object' && output !== null && options.accepts(output as Record<string, unknown>);
+        // Once the view shows its result, only another result of its own tool replaces it.
+        setState((shown) => (ours ? { kind: 'ready', result: output as R } : shown.kind === 'ready' ? shown : { kind: 'failed', message: result.isError ? errorMessageOf(result) : 'The host passed a result this view cannot show.' }));
       });
       bridge.on('ui/notifications/tool-cancelled', (params) => setState({ kind: 'failed', message: `Cancelled${params.reason ? `: ${String(params.reason)}` : '.'}` }));
       bridge.on('ui/notifications/host-context-changed', (params) => applyHostContext(params as McpUiHostContext));
