@@ -55,6 +55,8 @@ async function expectCleanInBothThemes({ host, frame }: Rendered, name: string):
   expect(host.thirdParty).toEqual([]);
   expect(await host.violations()).toEqual([]);
   expect(host.errors).toEqual([]);
+  // The page reports its height, and the host sizes the frame to it (capped as claude.ai caps inline views).
+  await host.page.waitForFunction(() => window.hostLog.sizes.some((size) => (size.height ?? 0) > 100));
   await expectAccessible(frame);
   await host.screenshot(`view-${name}-light`);
   await host.page.evaluate((json: string) => window.setHostTheme(JSON.parse(json)), JSON.stringify(hostStyles('dark')));

@@ -91,10 +91,11 @@ export function mountView<R, I>(
         (init) => {
           applyHostContext(init.hostContext ?? {});
           setHost(hostOf(bridge, init.hostCapabilities ?? {}, toolPrefix(init.hostContext, options.tool)));
+          // Sizes follow the handshake: a host hears nothing from a view before it is initialized.
+          reportSize(bridge);
         },
         (error: Error) => setState({ kind: 'failed', message: `The host did not connect: ${error.message}` }),
       );
-      reportSize(bridge);
     }, []);
 
     if (state.kind === 'failed') {
