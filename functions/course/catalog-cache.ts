@@ -56,6 +56,11 @@ export class CatalogCache {
     return bundle;
   }
 
+  /** Whether the search index of the current version is loaded (or loading): a caller counting store round trips asks. */
+  holdsIndex(): boolean {
+    return this.index !== undefined;
+  }
+
   /** Whether a course's bundle is already read (or being read) for the current version: a caller counting store round trips asks. */
   holds(institution: string, code: string): boolean {
     return this.bundles.has(`${institution}:${code}`);

@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../store/query-all.js';
 import { findInstitution } from './institutions.js';
 import type { Store } from '../store/dynamo-client.js';
@@ -9,6 +9,8 @@ export interface SourceFreshness {
   source: string;
   lastIngestedAt: string;
   records: number;
+  /** Transfer rules: the receivers the institution has sent rules towards (kept across runs). */
+  receivers?: string[];
 }
 
 export interface InstitutionEntry {
@@ -18,19 +20,32 @@ export interface InstitutionEntry {
   sources: SourceFreshness[];
 }
 
-/** The freshness of one source for every institution a run saw. */
+/**
+ * The freshness of one source for every institution a run saw. The receivers an institution sends
+ * transfer rules towards accumulate: a file of one pair says nothing about the sender's other pairs.
+ */
 export async function recordInstitutionFreshness(
   store: Store,
   source: string,
-  institutions: Map<string, { records: number }>,
+  institutions: Map<string, { records: number; receivers?: string[] }>,
   at: string,
 ): Promise<void> {
   await Promise.all(
     [...institutions].map(([id, seen]) =>
       store.doc.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: store.tableName,
-          Item: { ...catalogKeys.institutionSource(id, source), entity: ENTITY.institution, institution: id, source, lastIngestedAt: at, records: seen.records },
+          Key: catalogKeys.institutionSource(id, source),
+          UpdateExpression: `SET entity = :entity, institution = :id, #source = :source, lastIngestedAt = :at, records = :records${seen.receivers?.length ? ' ADD receivers :receivers' : ''}`,
+          ExpressionAttributeNames: { '#source': 'source' },
+          ExpressionAttributeValues: {
+            ':entity': ENTITY.institution,
+            ':id': id,
+            ':source': source,
+            ':at': at,
+            ':records': seen.records,
+            ...(seen.receivers?.length ? { ':receivers': new Set(seen.receivers) } : {}),
+          },
         }),
       ),
     ),
@@ -64,7 +79,12 @@ export async function listInstitutions(store: Store): Promise<InstitutionEntry[]
     byId.set(String(item.id), { id: String(item.id), name: String(item.name), ...(item.bctgCode ? { bctgCode: String(item.bctgCode) } : {}), sources: [] });
   }
   for (const item of items.filter((i) => String(i.SK).includes('#SOURCE#'))) {
-    byId.get(String(item.institution))?.sources.push({ source: String(item.source), lastIngestedAt: String(item.lastIngestedAt), records: Number(item.records) });
+    byId.get(String(item.institution))?.sources.push({
+      source: String(item.source),
+      lastIngestedAt: String(item.lastIngestedAt),
+      records: Number(item.records),
+      ...(item.receivers instanceof Set ? { receivers: [...(item.receivers as Set<string>)].sort() } : {}),
+    });
   }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
@@ -76,7 +96,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     operation: 'Query',
     index: 'table',
     key: { PK: catalogKeys.institutionsPartition, SK: beginsWith(catalogKeys.institutionPrefix) },
-    usedBy: ['tn_course_institutions', 'tn_course_search (index build)'],
+    usedBy: ['tn_course_institutions', 'tn_course_search (index build)', 'tn_transfer_resolve and tn_transfer_compare that found no rule (which institutions send rules, and towards whom)'],
     notes: 'One partition: each institution, and beside it one freshness item per source that covered it.',
   },
   {
@@ -91,10 +111,10 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
     name: "Record a source's freshness for an institution",
     entity: ENTITY.institution,
-    operation: 'PutItem',
+    operation: 'UpdateItem',
     index: 'table',
     key: catalogKeys.institutionSource(param('institution'), param('source')),
     usedBy: ['ingestion'],
-    notes: 'One per institution a run saw, with the records it had about it.',
+    notes: 'One per institution a run saw, with the records it had about it; ADD receivers (a string set) for a sender of transfer rules.',
   },
 ]);

@@ -1,6 +1,9 @@
 /**
  * The single table, described once: the CDK stack and local table creation both read this,
  * so the deployed table and the local one cannot drift apart.
+ *
+ * Each index projects only what its queries read (ADR 0042): every item on an index is written to it
+ * again, so ALL would store and write each catalog aggregate two or three times.
  */
 export const TABLE_DEFINITION = {
   partitionKey: 'PK',
@@ -8,8 +11,21 @@ export const TABLE_DEFINITION = {
   /** Epoch seconds; DynamoDB TTL deletes items after this time. */
   timeToLiveAttribute: 'ttl',
   globalSecondaryIndexes: [
-    { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
-    { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
+    {
+      // Sparse listings: a user's sessions (status and expiry decide which is current), what an OAuth grant
+      // issued (keys only), an institution's course fragments and an institution pair's rules (their body).
+      indexName: 'GSI1',
+      partitionKey: 'GSI1PK',
+      sortKey: 'GSI1SK',
+      nonKeyAttributes: ['status', 'sessionId', 'expiresAt', 'itemsExpireAt', 'rows'],
+    },
+    {
+      // What a source owns within a scope, with each item's hash of what the source listed: a re-run compares hashes.
+      indexName: 'GSI2',
+      partitionKey: 'GSI2PK',
+      sortKey: 'GSI2SK',
+      nonKeyAttributes: ['listedHash'],
+    },
   ],
 } as const;
 
@@ -33,7 +49,7 @@ export function createTableInput(tableName: string) {
         { AttributeName: g.partitionKey, KeyType: 'HASH' as const },
         { AttributeName: g.sortKey, KeyType: 'RANGE' as const },
       ],
-      Projection: { ProjectionType: 'ALL' as const },
+      Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...g.nonKeyAttributes] },
     })),
   };
 }
