@@ -25,7 +25,7 @@ try {
   const dynamoDbLocal = config.dynamoDbEndpoint ? undefined : startOnExistingDatabase(config.dataDir);
   dynamoDbLocal?.catch(() => undefined); // reported where the server awaits it
   const [{ startLocalServer, connectionBanner }, { progressReporter }] = await Promise.all([import('./server.js'), import('./sample-catalog.js')]);
-  running.server = await startLocalServer({ sampleProgress: progressReporter(), dynamoDbLocal });
+  running.server = await startLocalServer({ sampleProgress: progressReporter(), dynamoDbLocal, notice: (message) => console.log(`\n${message}\n`) });
   console.log(connectionBanner(running.server));
 } catch (error) {
   console.error(`Tutor Nexus could not start: ${error instanceof Error ? error.message : String(error)}`);
