@@ -55,11 +55,13 @@ export async function ingestTransferRules(store: Store, origin: string, options:
 
 function prepareRules(text: string, ingestedAt: string): PreparedBatch & { rules: TransferRule[] } {
   const parsed = parseBctgFile(text, ingestedAt);
-  const institutions = new Map<string, { records: number; name?: string }>();
+  const institutions = new Map<string, { records: number; name?: string; sent: number }>();
   const items: OwnedItem[] = [];
   for (const rule of parsed.rules) {
     for (const id of [rule.senderInstitution, rule.receiverInstitution]) {
-      institutions.set(id, { records: (institutions.get(id)?.records ?? 0) + 1 });
+      const seen = institutions.get(id) ?? { records: 0, sent: 0 };
+      // Which institutions send rules is what a student choosing "from" needs to know.
+      institutions.set(id, { records: seen.records + 1, sent: seen.sent + (id === rule.senderInstitution ? 1 : 0) });
     }
     items.push(...itemsOf(rule));
   }

@@ -9,6 +9,8 @@ export interface SourceFreshness {
   source: string;
   lastIngestedAt: string;
   records: number;
+  /** Of those, records with the institution as the sending side (transfer rules it sends). */
+  sent?: number;
 }
 
 export interface InstitutionEntry {
@@ -22,7 +24,7 @@ export interface InstitutionEntry {
 export async function recordInstitutionFreshness(
   store: Store,
   source: string,
-  institutions: Map<string, { records: number }>,
+  institutions: Map<string, { records: number; sent?: number }>,
   at: string,
 ): Promise<void> {
   await Promise.all(
@@ -30,7 +32,15 @@ export async function recordInstitutionFreshness(
       store.doc.send(
         new PutCommand({
           TableName: store.tableName,
-          Item: { ...catalogKeys.institutionSource(id, source), entity: ENTITY.institution, institution: id, source, lastIngestedAt: at, records: seen.records },
+          Item: {
+            ...catalogKeys.institutionSource(id, source),
+            entity: ENTITY.institution,
+            institution: id,
+            source,
+            lastIngestedAt: at,
+            records: seen.records,
+            ...(seen.sent !== undefined ? { sent: seen.sent } : {}),
+          },
         }),
       ),
     ),
@@ -64,7 +74,12 @@ export async function listInstitutions(store: Store): Promise<InstitutionEntry[]
     byId.set(String(item.id), { id: String(item.id), name: String(item.name), ...(item.bctgCode ? { bctgCode: String(item.bctgCode) } : {}), sources: [] });
   }
   for (const item of items.filter((i) => String(i.SK).includes('#SOURCE#'))) {
-    byId.get(String(item.institution))?.sources.push({ source: String(item.source), lastIngestedAt: String(item.lastIngestedAt), records: Number(item.records) });
+    byId.get(String(item.institution))?.sources.push({
+      source: String(item.source),
+      lastIngestedAt: String(item.lastIngestedAt),
+      records: Number(item.records),
+      ...(item.sent !== undefined ? { sent: Number(item.sent) } : {}),
+    });
   }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }

@@ -1,0 +1,266 @@
+import { forEachAtOnce } from '../../shared/at-once.js';
+import type { CatalogRecord } from '../../shared/catalog/catalog-model.js';
+import { parseTerm, termLabel, termOrder } from '../../shared/catalog/terms.js';
+import { readPageMemories, writePageMemories, type PageMemories } from '../../shared/ingestion/crawl-store.js';
+import { stableHash } from '../../shared/ingestion/reconcile.js';
+import type { Store } from '../../shared/store/dynamo-client.js';
+import { atOrBefore, compareText, type CrawlContext, type Crawler, type CrawlStep, type UnitResult } from './crawl-run.js';
+import { PageFailed } from './polite-client.js';
+import { readList, readOutline, type CompactOutline, type ListEntry, type SfuOutlinesApi } from './sfu-outlines-api.js';
+
+export const SFU_CRAWL_SOURCE = 'sfu-outlines';
+const PART_END = '\uffff';
+const SEASON_VALUES = ['spring', 'summer', 'fall'] as const;
+
+export class UnknownTerm extends Error {}
+
+/** `2026/fall`, `2026-fall` or `Fall 2026` as the canonical term; undefined when it is none of SFU's. */
+export function sfuTerm(input: string): string | undefined {
+  const term = parseTerm(input.replace(/\//g, '-'));
+  return term && (SEASON_VALUES as readonly string[]).includes(term.split('-')[1]!) ? term : undefined;
+}
+
+/** The term a date falls in at SFU (spring Jan–Apr, summer May–Aug, fall Sep–Dec). */
+export function currentSfuTerm(at: Date): string {
+  return `${at.getUTCFullYear()}-${SEASON_VALUES[Math.floor(at.getUTCMonth() / 4)]}`;
+}
+
+/**
+ * SFU's course outlines over the API's hierarchy, years → terms → departments → courses → sections →
+ * outline, for the terms asked for (by default the current term and every later one the API lists). A
+ * unit is one department of one term; its outlines become the `sfu-outlines` fragments and offerings
+ * and the `sfu-sections` sections, and a run speaks only for that department and term. A part is a term.
+ */
+export function sfuOutlinesCrawler(store: Store, api: SfuOutlinesApi, options: { terms?: string[]; now?: () => Date }): Crawler {
+  const terms = options.terms?.length ? [...new Set(options.terms)].sort((a, b) => termOrder(a) - termOrder(b)) : undefined;
+  return {
+    source: SFU_CRAWL_SOURCE,
+    crawlKey: terms ? `terms:${terms.join(',')}` : 'current-and-later',
+    steps: (position, context) => steps(store, api, terms, options.now ?? (() => new Date()), position, context),
+    institutionFreshness: (_part, tally) => [
+      { source: 'sfu-outlines', institution: 'sfu', records: tally.courses ?? 0 },
+      { source: 'sfu-sections', institution: 'sfu', records: tally.sections ?? 0 },
+    ],
+  };
+}
+
+/** A term's place in crawl order (chronological), as a key element. */
+const termKey = (term: string) => String(termOrder(term));
+
+async function* steps(store: Store, api: SfuOutlinesApi, wanted: string[] | undefined, now: () => Date, position: string[], context: CrawlContext): AsyncIterable<CrawlStep> {
+  const hierarchy = await readPageMemories(store, SFU_CRAWL_SOURCE, 'hierarchy');
+  const pages = new PageReader(api, hierarchy, context);
+  const years = await pages.list('years', []);
+  if (years === 'missing') throw new PageFailed(api.url([]), `${api.url([])} answered 404`, 'gave-up');
+  const current = currentSfuTerm(now());
+  const wantedYears = new Set(wanted?.map((term) => term.split('-')[0]!));
+  const chosen: { term: string; year: string; value: string }[] = [];
+  for (const year of [...years].sort((a, b) => compareText(a.value, b.value))) {
+    if (!/^\d{4}$/.test(year.value)) continue;
+    if (wanted ? !wantedYears.has(year.value) : Number(year.value) < Number(current.split('-')[0])) continue;
+    const terms = await pages.list(`terms:${year.value}`, [year.value]);
+    if (terms === 'missing') continue;
+    for (const entry of terms) {
+      const term = sfuTerm(`${year.value}-${entry.value}`);
+      if (!term) continue;
+      if (wanted ? wanted.includes(term) : termOrder(term) >= termOrder(current)) chosen.push({ term, year: year.value, value: entry.value });
+    }
+  }
+  if (pages.changed || pages.validatorsMoved) await writePageMemories(store, SFU_CRAWL_SOURCE, 'hierarchy', hierarchy);
+  const missing = wanted?.filter((term) => !chosen.some((c) => c.term === term)) ?? [];
+  if (missing.length) throw new UnknownTerm(`SFU's course outlines list no ${missing.map((t) => termLabel(t)).join(', ')}; they list years ${years.map((y) => y.value).join(', ')}`);
+  chosen.sort((a, b) => termOrder(a.term) - termOrder(b.term));
+
+  for (const { term, year, value } of chosen) {
+    const part = `term:${term}`;
+    if (atOrBefore([termKey(term), PART_END], position)) continue;
+    const group = `term#${term}`;
+    const memories = await readPageMemories(store, SFU_CRAWL_SOURCE, group);
+    const reader = new PageReader(api, memories, context);
+    let departments: ListEntry[];
+    try {
+      const listed = await reader.list('departments', [year, value]);
+      departments = listed === 'missing' ? [] : [...listed].sort((a, b) => compareText(a.value.toLowerCase(), b.value.toLowerCase()));
+      if (reader.changed || reader.validatorsMoved) await writePageMemories(store, SFU_CRAWL_SOURCE, group, memories);
+    } catch (error) {
+      yield { kind: 'unit', key: [termKey(term), PART_END], part, label: `${termLabel(term)} departments`, run: () => Promise.reject(error) };
+      continue;
+    }
+    for (const department of departments) {
+      const key = [termKey(term), department.value.toLowerCase()];
+      if (atOrBefore(key, position)) continue;
+      yield { kind: 'unit', key, part, label: `${termLabel(term)} ${department.text}`, run: () => crawlDepartment(store, api, { term, year, value }, department, context) };
+    }
+    yield { kind: 'part-done', key: [termKey(term), PART_END], part };
+  }
+}
+
+/**
+ * Reads pages with the validators of their last answer: a 304 stands for what was kept then (a page
+ * whose content was not kept is asked again without validators). Notes whether anything differs from
+ * what was kept, and which pages it read, so pages no longer listed can be forgotten.
+ */
+class PageReader {
+  /** A page's content differs from what was kept (or was never kept, or is gone). */
+  changed = false;
+  /** Only validators changed (the same content under a new ETag): worth keeping, not worth ingesting. */
+  validatorsMoved = false;
+  readonly seen = new Set<string>();
+
+  constructor(
+    private readonly api: SfuOutlinesApi,
+    private readonly memories: PageMemories,
+    private readonly context: CrawlContext,
+  ) {}
+
+  async list(key: string, segments: string[]): Promise<ListEntry[] | 'missing'> {
+    return this.read(key, segments, (text, url) => readList(text, url));
+  }
+
+  async outline(key: string, segments: string[]): Promise<CompactOutline | 'missing'> {
+    return this.read(key, segments, (text, url) => readOutline(text, url));
+  }
+
+  /** Pages kept from last time that this crawl no longer reached: their records are gone upstream. */
+  forgetUnseen(): void {
+    for (const key of Object.keys(this.memories)) {
+      if (this.seen.has(key)) continue;
+      delete this.memories[key];
+      this.changed = true;
+    }
+  }
+
+  private async read<T>(key: string, segments: string[], parse: (text: string, url: string) => T): Promise<T | 'missing'> {
+    this.seen.add(key);
+    const kept = this.memories[key];
+    const url = this.api.url(segments);
+    try {
+      let answer = await this.api.get(segments, kept?.data !== undefined ? { etag: kept.etag, lastModified: kept.lastModified } : undefined);
+      if (answer.kind === 'not-modified') {
+        if (kept?.data !== undefined) {
+          this.context.page('unchanged');
+          return kept.data as T;
+        }
+        answer = await this.api.get(segments);
+      }
+      if (answer.kind === 'missing') {
+        this.context.page('missing');
+        if (kept) {
+          delete this.memories[key];
+          this.changed = true;
+        }
+        return 'missing';
+      }
+      if (answer.kind !== 'found') throw new PageFailed(url, `${url} answered 304 to a request without validators`, 'gave-up');
+      const value = parse(answer.response.text, url);
+      const hash = stableHash(value);
+      this.context.page(kept?.hash === hash ? 'unchanged' : 'fetched');
+      if (kept?.hash !== hash || kept.etag !== answer.response.etag || kept.lastModified !== answer.response.lastModified) {
+        this.memories[key] = { hash, data: value, ...(answer.response.etag ? { etag: answer.response.etag } : {}), ...(answer.response.lastModified ? { lastModified: answer.response.lastModified } : {}) };
+        this.changed ||= kept?.hash !== hash;
+        this.validatorsMoved ||= kept?.hash === hash;
+      }
+      return value;
+    } catch (error) {
+      if (!(error instanceof PageFailed) || error.reason === 'gave-up') this.context.page('failed');
+      throw error;
+    }
+  }
+}
+
+interface Term {
+  term: string;
+  year: string;
+  value: string;
+}
+
+interface CourseOutlines {
+  course: ListEntry;
+  outlines: { section: ListEntry; outline: CompactOutline }[];
+}
+
+/**
+ * One department of one term: its course list, each course's section list (a 404 skips the course, as
+ * SFU lists directed studies it has no sections for), each section's outline. Unchanged when every page
+ * is as kept; otherwise the department's records go to the two SFU sources, speaking for this
+ * department and term only.
+ */
+async function crawlDepartment(store: Store, api: SfuOutlinesApi, term: Term, department: ListEntry, context: CrawlContext): Promise<UnitResult> {
+  const dept = department.value.toLowerCase();
+  const group = `term#${term.term}#${dept}`;
+  const memories = await readPageMemories(store, SFU_CRAWL_SOURCE, group);
+  const reader = new PageReader(api, memories, context);
+  const base = [term.year, term.value, department.value];
+  const courses = await reader.list('courses', base);
+  const found: CourseOutlines[] = [];
+  if (courses !== 'missing') {
+    const listed = [...courses].sort((a, b) => compareText(a.value, b.value));
+    // Two courses at a time keep the site's two slots busy; the client holds every request to the limit.
+    await forEachAtOnce(listed, 2, async (course) => {
+      context.checkContinue();
+      const sections = await reader.list(`sections:${course.value}`, [...base, course.value]);
+      if (sections === 'missing') return;
+      const outlines: CourseOutlines['outlines'] = [];
+      for (const section of sections) {
+        const outline = await reader.outline(`outline:${course.value}/${section.value}`, [...base, course.value, section.value]);
+        if (outline !== 'missing') outlines.push({ section, outline });
+      }
+      if (outlines.length) found.push({ course, outlines });
+    });
+  }
+  reader.forgetUnseen();
+  found.sort((a, b) => compareText(a.course.value, b.course.value));
+  const tally = { courses: found.length, sections: found.reduce((sum, c) => sum + c.outlines.length, 0) };
+  if (!reader.changed) {
+    if (reader.validatorsMoved) await writePageMemories(store, SFU_CRAWL_SOURCE, group, memories);
+    return { changed: false, tally };
+  }
+  const subject = (found[0]?.outlines[0]?.outline.dept ?? department.text).toUpperCase();
+  const speaksFor = (kind: CatalogRecord['kind']) => (existing: Record<string, unknown>) => {
+    const record = existing.record as CatalogRecord | undefined;
+    return record?.kind === kind && 'term' in record && record.term === term.term && record.code.split(' ')[0] === subject;
+  };
+  const origin = api.url(base);
+  await context.ingest('sfu-outlines', JSON.stringify(found.map((c) => outlineFile(c, term, department))), origin, { coverage: speaksFor('offering') });
+  await context.ingest('sfu-sections', JSON.stringify(found.map((c) => sectionsFile(c, term, department))), origin, { coverage: speaksFor('section') });
+  await writePageMemories(store, SFU_CRAWL_SOURCE, group, memories);
+  return { changed: true, tally };
+}
+
+/** A course as the `sfu-outlines` adapter reads it: its first section's outline, and this term's offering. */
+function outlineFile({ course, outlines }: CourseOutlines, term: Term, department: ListEntry) {
+  const first = outlines[0]!.outline;
+  return {
+    dept: first.dept ?? department.text,
+    number: first.number ?? course.text,
+    title: first.title ?? course.title,
+    units: first.units,
+    description: first.description,
+    notes: first.notes,
+    designation: first.designation,
+    deliveryMethod: first.deliveryMethod,
+    prerequisites: first.prerequisites,
+    corequisites: first.corequisites,
+    degreeLevel: first.degreeLevel,
+    offerings: [{ term: first.term ?? termLabel(term.term), instructors: [...new Set(outlines.flatMap((o) => o.outline.instructors))] }],
+  };
+}
+
+/** A course's sections as the `sfu-sections` adapter reads them. */
+function sectionsFile({ course, outlines }: CourseOutlines, term: Term, department: ListEntry) {
+  const first = outlines[0]!.outline;
+  return {
+    dept: first.dept ?? department.text,
+    number: first.number ?? course.text,
+    title: first.title ?? course.title,
+    units: first.units,
+    term: first.term ?? termLabel(term.term),
+    sections: outlines.map(({ section, outline }) => ({
+      section: outline.section ?? section.text,
+      deliveryMethod: outline.deliveryMethod,
+      classNumber: outline.classNumber,
+      instructors: outline.instructors.map((name) => ({ name })),
+      schedules: outline.schedules,
+    })),
+  };
+}
