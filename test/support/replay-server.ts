@@ -37,6 +37,10 @@ export class ReplayOrigin {
   /** Requests held open by a stalled fault: destroyed at close. */
   private readonly open = new Set<ServerResponse>();
   origin = '';
+  /** Added to every answer: makes requests overlap, so a client's limit on them shows at the server. */
+  latencyMs = 0;
+  /** Called with each request as it arrives (a test cutting a crawl short at a chosen page). */
+  onRequest?: (request: LoggedRequest) => void;
 
   constructor(
     readonly name: string,
@@ -85,6 +89,8 @@ export class ReplayOrigin {
     const body = Buffer.concat(chunks).toString('utf8');
     const entry: LoggedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, at: Date.now() };
     this.log.push(entry);
+    this.onRequest?.(entry);
+    if (this.latencyMs) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
     const fault = this.takeFault(entry);
     if (fault && 'drop' in fault) {
       entry.status = 0;

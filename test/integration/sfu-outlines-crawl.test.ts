@@ -1,0 +1,151 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { crawlSource } from '../../functions/ingest/crawl/crawl-source.js';
+import { atOrBefore } from '../../functions/ingest/crawl/crawl-run.js';
+import type { Store } from '../../functions/shared/store/dynamo-client.js';
+import { SfuOutlinesReplay } from '../support/sfu-outlines-replay.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+const CLIENT = { backoffMs: 20, maxBackoffMs: 200, timeoutMs: 1500 };
+const FALL_2026 = { source: 'sfu-outlines' as const, terms: ['2026-fall'] };
+
+let replay: SfuOutlinesReplay;
+let env: Record<string, string>;
+const servers: TestServer[] = [];
+
+beforeAll(async () => {
+  replay = new SfuOutlinesReplay();
+  env = await replay.start();
+});
+afterEach(() => {
+  replay.site.resetCounters();
+  replay.site.latencyMs = 0;
+  replay.site.onRequest = undefined;
+});
+afterAll(async () => {
+  await replay?.close();
+  for (const server of servers) await server.close();
+});
+
+async function freshServer(): Promise<TestServer> {
+  const server = await startTestServer();
+  servers.push(server);
+  return server;
+}
+
+const crawl = (store: Store, options: Parameters<typeof crawlSource>[2] = {}) => crawlSource(store, FALL_2026, { env, client: CLIENT, ...options });
+
+/** Every section the replay lists for a term, as `DEPT NUMBER SECTION`. */
+function servedSections(year: string, term: string): string[] {
+  return replay.fixture
+    .get(year)!
+    .get(term)!
+    .flatMap((d) => d.courses.flatMap((c) => [...(c.sections ?? new Map()).values()].map((o) => `${o.info.dept} ${o.info.number} ${o.info.section}`)))
+    .sort();
+}
+
+/** The sections a student sees through the tools, for every course the replay lists in fall 2026. */
+async function storedSections(server: TestServer): Promise<string[]> {
+  const found: string[] = [];
+  for (const department of replay.fixture.get('2026')!.get('fall')!) {
+    for (const course of department.courses) {
+      const answer = await server.rest('tn_course_section_list', { course: `sfu:${department.text} ${course.text}`, term: '2026-fall', limit: 100 });
+      if (answer.status === 404) continue;
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      found.push(...answer.body.items.map((s: { section: string }) => `${department.text} ${course.text.toUpperCase()} ${s.section}`));
+    }
+  }
+  return found.sort();
+}
+
+describe('SFU course outlines crawl against the replayed API', () => {
+  it('walks years → terms → departments → courses → sections → outlines, skips a 404 section list, and stores every section', async () => {
+    const server = await freshServer();
+    const outcome = await crawl(server.services.store);
+    expect(outcome.errors).toEqual([]);
+    expect(outcome.status).toBe('complete');
+    const queries = replay.site.log.map((r) => r.url.split('?')[1] ?? '');
+    expect(queries.slice(0, 3)).toEqual(['', '2026', '2026/fall']);
+    // The directed-studies course is listed, its section list is 404: skipped, not fatal.
+    expect(replay.site.log.find((r) => r.url.endsWith('/stat/496'))?.status).toBe(404);
+    expect(outcome.run.pages.missing).toBe(1);
+    expect(await storedSections(server)).toEqual(servedSections('2026', 'fall'));
+
+    // The outline's course-level text reaches the course page, with its offering and instructors.
+    const course = await server.rest('tn_course_get', { course: 'sfu:MACM 101' });
+    expect(course.status).toBe(200);
+    expect(course.body.title).toBe(replay.department('2026', 'fall', 'macm').courses.find((c) => c.value === '101')!.title);
+    expect(outcome.run.pages.fetched).toBe(replay.site.log.filter((r) => r.status === 200).length);
+    expect(replay.site.maxInFlight).toBeLessThanOrEqual(2);
+  }, 120_000);
+
+  it('sends every page back with its validators, gets 304s, and writes nothing on a recrawl of an unchanged term', async () => {
+    const server = await freshServer();
+    const store = server.services.store;
+    const first = await crawl(store);
+    replay.site.resetCounters();
+    const second = await crawl(store);
+    expect(second.status).toBe('complete');
+    const requests = replay.site.log;
+    expect(requests.filter((r) => r.status !== 404).every((r) => r.headers['if-none-match'] && r.status === 304)).toBe(true);
+    expect(second.run.pages).toEqual({ fetched: 0, unchanged: first.run.pages.fetched, failed: 0, missing: first.run.pages.missing });
+    expect(second.run.ingestion).toEqual({ written: 0, retired: 0, rejected: 0 });
+    expect(second.run.units.changed).toBe(0);
+  }, 120_000);
+
+  it('picks up a changed outline: only its department is ingested again', async () => {
+    const server = await freshServer();
+    await crawl(server.services.store);
+    const path = '2026/fall/macm/101/d100';
+    replay.changeOutline(path, (outline) => {
+      outline.instructor = [{ ...outline.instructor[0]!, name: 'Ada Lovelace', firstName: 'Ada', lastName: 'Lovelace' }];
+    });
+    replay.site.resetCounters();
+    const outcome = await crawl(server.services.store);
+    expect(outcome.status).toBe('complete');
+    expect(outcome.run.units).toEqual({ changed: 1, unchanged: replay.fixture.get('2026')!.get('fall')!.length - 1, failed: 0 });
+    expect(outcome.run.pages.fetched).toBe(1);
+    const sections = await server.rest('tn_course_section_list', { course: 'sfu:MACM 101', term: '2026-fall' });
+    expect(sections.body.items.find((s: { section: string }) => s.section === 'D100').instructors).toEqual(['Ada Lovelace']);
+  }, 120_000);
+
+  it('waits out a 503 as its Retry-After says, retries a page that stalls, and keeps at most two requests in flight', async () => {
+    const server = await freshServer();
+    replay.site.latencyMs = 15;
+    replay.site.inject((r) => r.url.endsWith('?2026/fall'), { status: 503, retryAfter: '1' });
+    replay.site.inject((r) => r.url.endsWith('/stat/270/d100'), { delayMs: 4000 });
+    const outcome = await crawl(server.services.store);
+    expect(outcome.status).toBe('complete');
+    expect(outcome.run.pages.failed).toBe(0);
+    const departments = replay.site.log.filter((r) => r.url.endsWith('?2026/fall'));
+    expect(departments.map((r) => r.status)).toEqual([503, 200]);
+    expect(departments[1]!.at - departments[0]!.at).toBeGreaterThanOrEqual(1000);
+    expect(replay.site.log.filter((r) => r.url.endsWith('/stat/270/d100')).length).toBe(2);
+    expect(await storedSections(server)).toEqual(servedSections('2026', 'fall'));
+    // Requests overlapped (two at a time), never three.
+    expect(replay.site.maxInFlight).toBe(2);
+  }, 120_000);
+
+  it('resumes a crawl cut short where it stopped, and ends as a clean crawl does', async () => {
+    const server = await freshServer();
+    const stop = new AbortController();
+    let outlines = 0;
+    replay.site.onRequest = (r) => {
+      if ((r.url.split('?')[1] ?? '').split('/').length === 5 && ++outlines === 40) stop.abort();
+    };
+    const cut = await crawl(server.services.store, { signal: stop.signal });
+    expect(cut.status).toBe('paused');
+    expect(cut.position.length).toBeGreaterThan(0);
+    const done = new Set(replay.fixture.get('2026')!.get('fall')!.filter((d) => atOrBefore(['20263', d.value], cut.position)).map((d) => d.value));
+    expect(done.size).toBeGreaterThan(0);
+    replay.site.onRequest = undefined;
+    replay.site.resetCounters();
+
+    const resumed = await crawl(server.services.store);
+    expect(resumed.status).toBe('complete');
+    expect(resumed.crawlId).toBe(cut.crawlId);
+    // Departments finished before the cut are not asked for again.
+    for (const dept of done) expect(replay.site.log.some((r) => r.url.includes(`?2026/fall/${dept}`))).toBe(false);
+    expect(await storedSections(server)).toEqual(servedSections('2026', 'fall'));
+    expect(resumed.crawl.units.changed).toBe(replay.fixture.get('2026')!.get('fall')!.length);
+  }, 120_000);
+});
