@@ -9,10 +9,11 @@ import { ApiAlarms } from './constructs/api-alarms.js';
 import { DomainFunction, type SharedFunctionSettings } from './constructs/domain-function.js';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { sampleFiles } from '../functions/ingest/sources.js';
+import { crawlHosts } from '../functions/ingest/crawl/crawlers.js';
 import { McpApi } from './constructs/mcp-api.js';
 import { nagFinding } from './constructs/nag-findings.js';
 import { WebApp } from './constructs/web-app.js';
-import { ScheduledIngestion } from './constructs/scheduled-ingestion.js';
+import { ScheduledIngestion, type CrawlSettings } from './constructs/scheduled-ingestion.js';
 import { SessionFunction } from './constructs/session-function.js';
 import { TutorNexusAuth } from './constructs/tutor-nexus-auth.js';
 import { TutorNexusTable } from './constructs/tutor-nexus-table.js';
@@ -208,6 +209,8 @@ export class TutorNexusStack extends Stack {
       shared,
       sources: { ...sampleSources(), ...((context('ingestOrigins') as Record<string, string[]> | undefined) ?? {}) },
       every: ingestEvery,
+      // `-c crawl=off` keeps every source on its files; `-c crawlEgress=open` skips the firewalled network (ADR 0036).
+      crawl: String(context('crawl') ?? 'on') === 'off' ? undefined : crawlSettings(String(context('crawlEgress') ?? 'firewalled')),
       alarmAction: new SnsAction(this.alarms.topic),
     });
 
@@ -226,6 +229,21 @@ function sampleSources(): Record<string, string[]> {
   const sources: Record<string, string[]> = {};
   for (const { source, file } of sampleFiles('full')) (sources[source] ??= []).push(`data/sample/${file}`);
   return sources;
+}
+
+/** The live sources the scheduled functions crawl, with the hosts each may reach. */
+function crawlSettings(egress: string): CrawlSettings {
+  if (egress !== 'firewalled' && egress !== 'open') throw new Error(`crawlEgress must be firewalled or open, got "${egress}"`);
+  const hosts = crawlHosts();
+  const names = (origins: string[]) => origins.map((origin) => new URL(origin).hostname);
+  return {
+    egress,
+    sources: {
+      bctransferguide: { hosts: names(hosts.bctransferguide) },
+      // The SFU crawl writes sections too: its function loads the sections sample first, so the sample never lands on a crawl.
+      'sfu-outlines': { hosts: names(hosts['sfu-outlines']), alsoLoads: ['sfu-sections'] },
+    },
+  };
 }
 
 /** A random secret CloudFormation generates, deliberately not rotated on a schedule (the reason is recorded). */

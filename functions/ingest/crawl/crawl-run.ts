@@ -12,6 +12,7 @@ import {
   takeCrawlLease,
   type CrawlCheckpoint,
   type CrawlRunRecord,
+  type CrawlRunSummary,
   type CrawlState,
   type CrawlTotals,
   type PageCounts,
@@ -97,6 +98,10 @@ export interface CrawlRunOptions {
 export interface CrawlOutcome extends CrawlRunRecord {
   /** Set when the run ingested anything: the search index needs publishing. */
   catalogChanged: boolean;
+  /** When this crawl (its key) last completed, this run's crawl or an earlier one; absent if never. */
+  lastCompletedAt?: string;
+  /** When the crawl this run belongs to began. */
+  crawlStartedAt?: string;
 }
 
 class RunStopped extends Error {
@@ -155,7 +160,8 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
       catalogChanged,
     };
     if (persist) await recordCrawlRun(store, record);
-    return record;
+    const lastCompletedAt = checkpoint?.completedAt ?? checkpoint?.lastCompletedAt;
+    return { ...record, ...(lastCompletedAt ? { lastCompletedAt } : {}), ...(checkpoint ? { crawlStartedAt: checkpoint.startedAt } : {}) };
   };
 
   // An idle heartbeat reads one item and writes nothing.
@@ -185,6 +191,7 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
           position: [],
           totals: emptyTotals(),
           tally: { part: '', counts: {}, changed: false, failedUnits: 0 },
+          ...(resumed?.completedAt || resumed?.lastCompletedAt ? { lastCompletedAt: resumed.completedAt ?? resumed.lastCompletedAt } : {}),
         };
   log(resumed?.status === 'running' ? 'crawl resumed' : 'crawl started', { source: crawler.source, crawlKey: crawler.crawlKey, crawlId: checkpoint.crawlId, position: checkpoint.position });
 
@@ -192,13 +199,13 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
   const finishedParts: Record<string, PartFreshness> = {};
   let saving: Promise<void> = Promise.resolve();
   let leaseLost: Error | undefined;
-  const save = () => {
+  const save = (last?: { lastRun: CrawlRunSummary }) => {
     saving = saving.then(async () => {
       if (leaseLost) return;
       checkpoint.updatedAt = now().toISOString();
       const parts = { ...finishedParts };
       try {
-        await saveCrawlProgress(store, crawler.source, owner, Date.now() + leaseMs, crawler.crawlKey, checkpoint, parts);
+        await saveCrawlProgress(store, crawler.source, owner, Date.now() + leaseMs, crawler.crawlKey, checkpoint, parts, last ? { release: true, lastRun: last.lastRun } : {});
         for (const part of Object.keys(parts)) if (finishedParts[part] === parts[part]) delete finishedParts[part];
       } catch (error) {
         leaseLost = error as Error;
@@ -258,7 +265,6 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
         await completePart(store, crawler, checkpoint, state, finishedParts, now());
         checkpoint.position = step.key;
         lastGood = step.key;
-        await save();
         continue;
       }
       stopCheck(true);
@@ -305,12 +311,14 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
     errors.push(`follow-up work: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (status === 'complete' && checkpoint.totals.units.failed > 0) status = 'failed';
-  await save();
-  if (leaseLost && status !== 'failed') {
+  run.requests = options.client.requests - requestsBefore;
+  await save({ lastRun: { runId, crawlKey: crawler.crawlKey, status, finishedAt: now().toISOString(), pages: run.pages } });
+  if (leaseLost) {
     status = 'failed';
     errors.push(leaseLost.message);
+    // Ours may have lapsed without anyone taking it: given back all the same, if it is still ours.
+    await releaseCrawlLease(store, crawler.source, owner);
   }
-  await releaseCrawlLease(store, crawler.source, owner);
   const outcome = await finish(status, checkpoint, true);
   log('crawl run ended', { source: crawler.source, status, pages: run.pages, units: run.units, ingestion: run.ingestion, position: checkpoint.position });
   return outcome;

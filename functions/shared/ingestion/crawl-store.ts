@@ -39,6 +39,8 @@ export interface CrawlCheckpoint {
   startedAt: string;
   updatedAt: string;
   completedAt?: string;
+  /** When the previous crawl with this key completed: how fresh the source is while this one runs. */
+  lastCompletedAt?: string;
   /** The key of the last unit finished, e.g. `["LANG", "CPSC"]` or `["2026-fall", "CMPT"]`; [] at the start. */
   position: string[];
   totals: CrawlTotals;
@@ -64,6 +66,16 @@ export interface CrawlState {
   leaseUntil?: number;
   crawls: Record<string, CrawlCheckpoint>;
   parts: Record<string, PartFreshness>;
+  /** What the source's last crawl run did, whichever crawl it was. */
+  lastRun?: CrawlRunSummary;
+}
+
+export interface CrawlRunSummary {
+  runId: string;
+  crawlKey: string;
+  status: CrawlRunRecord['status'];
+  finishedAt: string;
+  pages: PageCounts;
 }
 
 /** One page's answer as kept: its validators, a hash of its content, and for lists the content itself. */
@@ -130,6 +142,7 @@ function stateOf(item: Record<string, unknown> | undefined): CrawlState {
   if (!item) return state;
   if (typeof item.leaseOwner === 'string') state.leaseOwner = item.leaseOwner;
   if (typeof item.leaseUntil === 'number') state.leaseUntil = item.leaseUntil;
+  if (item.lastRun && typeof item.lastRun === 'object') state.lastRun = item.lastRun as CrawlRunSummary;
   for (const [name, value] of Object.entries(item)) {
     if (name.startsWith(CRAWL_PREFIX)) state.crawls[name.slice(CRAWL_PREFIX.length)] = value as CrawlCheckpoint;
     else if (name.startsWith(PART_PREFIX)) state.parts[name.slice(PART_PREFIX.length)] = value as PartFreshness;
@@ -185,10 +198,19 @@ export async function saveCrawlProgress(
   crawlKey: string,
   checkpoint: CrawlCheckpoint,
   parts: Record<string, PartFreshness> = {},
+  extra: { release?: boolean; lastRun?: CrawlRunSummary } = {},
 ): Promise<void> {
   const names: Record<string, string> = { '#crawl': `${CRAWL_PREFIX}${crawlKey}` };
-  const values: Record<string, unknown> = { ':owner': owner, ':until': leaseUntil, ':crawl': checkpoint };
-  const sets = ['leaseUntil = :until', '#crawl = :crawl'];
+  const values: Record<string, unknown> = { ':owner': owner, ':crawl': checkpoint };
+  const sets = ['#crawl = :crawl'];
+  if (!extra.release) {
+    sets.push('leaseUntil = :until');
+    values[':until'] = leaseUntil;
+  }
+  if (extra.lastRun) {
+    sets.push('lastRun = :lastRun');
+    values[':lastRun'] = extra.lastRun;
+  }
   Object.entries(parts).forEach(([part, freshness], index) => {
     names[`#part${index}`] = `${PART_PREFIX}${part}`;
     values[`:part${index}`] = freshness;
@@ -199,7 +221,8 @@ export async function saveCrawlProgress(
       new UpdateCommand({
         TableName: store.tableName,
         Key: crawlKeys.state(source),
-        UpdateExpression: `SET ${sets.join(', ')}`,
+        // The last save of a run gives the lease back in the same write.
+        UpdateExpression: `SET ${sets.join(', ')}${extra.release ? ' REMOVE leaseOwner, leaseUntil' : ''}`,
         ConditionExpression: 'leaseOwner = :owner',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
@@ -274,7 +297,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
       index: 'table',
       key: crawlKeys.state(SOURCE),
       usedBy: ['crawls (start, every few seconds of progress, end)'],
-      notes: 'Conditional on the lease: taken when free, ours or lapsed; saved and given back only while ours.',
+      notes: 'Conditional on the lease: taken when free, ours or lapsed; saved (and at the end given back, in the same write) only while ours.',
     },
     {
       name: "What a part's pages answered last time",
