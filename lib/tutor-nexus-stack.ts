@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -49,6 +49,14 @@ export class TutorNexusStack extends Stack {
   readonly mcp: McpApi;
   readonly alarms: ApiAlarms;
   readonly web: WebApp;
+
+  /**
+   * The crawlers' network spans two availability zones of whichever region, named by CloudFormation: an
+   * environment-specific synth (the CLI's) then needs no AWS lookup, so `npx cdk synth` works with no credentials.
+   */
+  override get availabilityZones(): string[] {
+    return [Fn.select(0, Fn.getAzs()), Fn.select(1, Fn.getAzs())];
+  }
 
   constructor(scope: Construct, id: string, props: TutorNexusStackProps = {}) {
     super(scope, id, props);

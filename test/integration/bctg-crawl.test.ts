@@ -124,6 +124,24 @@ describe('BC Transfer Guide crawl against the replayed site', () => {
     expect(resolved.status).toBe(200);
     expect(resolved.body.exactMatches.length + resolved.body.partialMatches.length).toBeGreaterThan(0);
 
+    // tn_course_institutions says who sends rules, and how fresh the guide's data is.
+    const listed = await server.rest('tn_course_institutions', { limit: 100 });
+    expect(listed.status).toBe(200);
+    const byId = new Map<string, any>(listed.body.items.map((i: { id: string }) => [i.id, i]));
+    for (const sender of ['alexander', 'langara']) {
+      expect(byId.get(sender).sendsTransferRules, sender).toBe(true);
+      const guide = byId.get(sender).sources.find((s: { source: string }) => s.source === 'bctransferguide');
+      expect(guide.lastVerifiedAt).toBe(guide.lastIngestedAt);
+      expect(guide.rulesSent).toBe([...replay.fixture.agreements].filter(([key]) => key.startsWith(`${replay.fixture.institutions.find((i) => institutionId(i.Code) === sender)!.Id}:`)).reduce((n, [, rows]) => n + rows.length, 0));
+    }
+    // Listed by the guide, no subjects: verified, and no rules from it.
+    expect(byId.get('yorkville')?.sendsTransferRules ?? false).toBe(false);
+    const guide = listed.body.sourceFreshness.find((s: { source: string }) => s.source === 'bctransferguide');
+    expect(guide.parts.map((p: { part: string }) => p.part)).toEqual(replay.fixture.institutions.map((i) => `sender:${i.Code}`).sort());
+    expect(guide.verifiedAt).not.toBeNull();
+    expect(guide.ageHours).toBeLessThan(1);
+    expect(guide.lastRun).toMatchObject({ status: 'complete', pages: outcome.run.pages });
+
     // The run record says what happened.
     const runs = await unrecorded(() =>
       store.doc.send(new QueryCommand({ TableName: store.tableName, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :run)', ExpressionAttributeValues: { ':pk': 'INGEST#bctransferguide', ':run': crawlKeys.runPrefix } })),

@@ -13,10 +13,36 @@ export const InstitutionSchema = z.object({
       lastIngestedAt: z.iso.datetime(),
       records: z.number().int(),
       nextScheduledRun: z.iso.datetime().nullable().describe('When scheduled ingestion runs next; null when not scheduled (local)'),
+      lastVerifiedAt: z.iso
+        .datetime()
+        .optional()
+        .describe('When a crawl of the live source last read every page about this institution and found its data current (changed or not); absent for data loaded from files'),
+      rulesSent: z.number().int().optional().describe('Of the records, the transfer rules (bctransferguide) or agreements (when crawled) with this institution as the sending side'),
     }),
   ),
   lastIngestedAt: z.iso.datetime().nullable(),
   courses: z.number().int().optional().describe('Courses in the catalog for this institution, merged across its sources (0 when no catalog source covers it)'),
+  sendsTransferRules: z
+    .boolean()
+    .optional()
+    .describe('Whether Tutor Nexus holds BC Transfer Guide rules with this institution as the sending institution, i.e. whether tn_transfer_resolve can plan transfers from it'),
+});
+
+export const SourceFreshnessSchema = z.object({
+  source: z.string().describe('A source crawled from its live site: "bctransferguide" (the BC Transfer Guide) or "sfu-outlines" (SFU Course Outlines)'),
+  feeds: z.array(z.string()).describe('The data sources its records go to, as named in sources[].source'),
+  verifiedAt: z.iso.datetime().nullable().describe('Every part of the source (each sending institution, each term) was read and found current at least this recently; null before the first complete crawl'),
+  newestVerifiedAt: z.iso.datetime().nullable(),
+  changedAt: z.iso.datetime().nullable().describe('When a crawl last found something changed and updated it'),
+  ageHours: z.number().nullable().describe('Hours since verifiedAt: how stale the source can be at most'),
+  parts: z.array(z.object({ part: z.string().describe('e.g. "sender:LANG" or "term:2026-fall"'), verifiedAt: z.iso.datetime(), changedAt: z.iso.datetime().optional(), lastFailedAt: z.iso.datetime().optional() })),
+  lastRun: z
+    .object({
+      status: z.string().describe('complete, paused (resumes on the next run), failed, busy or fresh'),
+      finishedAt: z.iso.datetime(),
+      pages: z.object({ fetched: z.number().int(), unchanged: z.number().int(), failed: z.number().int(), missing: z.number().int() }),
+    })
+    .optional(),
 });
 
 export const institutionsContract = defineContract({
@@ -26,9 +52,13 @@ export const institutionsContract = defineContract({
   description:
     'Lists the institutions Tutor Nexus knows, with the slug to use in course references, the BC Transfer Guide code, and per ' +
     'data source when it was last ingested, how many records its last run carried and when the next scheduled ingestion runs. Use this to find the right institution id ' +
-    'or to tell a student how fresh and how complete the data is (course count per institution). Returns a page of institutions. Example: {}.',
+    'or to tell a student how fresh and how complete the data is (course count per institution), and which institutions have transfer rules as senders ' +
+    '(sendsTransferRules). sourceFreshness says how recently each live source (the BC Transfer Guide, SFU Course Outlines) was crawled and verified. ' +
+    'Returns a page of institutions. Example: {}.',
   input: z.strictObject({ ...PaginationInput }),
-  output: paginated(InstitutionSchema),
+  output: paginated(InstitutionSchema).extend({
+    sourceFreshness: z.array(SourceFreshnessSchema).optional().describe('How fresh each source crawled from its live site is'),
+  }),
   responseTime: 'fast',
   tags: ['catalog', 'institutions'],
   examples: [{ description: 'All institutions', input: {}, expect: 'success' }],

@@ -1,3 +1,4 @@
+import type { CrawledSource } from '../../shared/ingestion/crawl-store.js';
 import type { Store } from '../../shared/store/dynamo-client.js';
 import { TRANSFER_SOURCE } from '../../transfer/transfer-ingest.js';
 import { bctgCrawler } from './bctg-crawler.js';
@@ -7,8 +8,8 @@ import { PoliteClient, type PoliteClientOptions } from './polite-client.js';
 import { SfuOutlinesApi } from './sfu-outlines-api.js';
 import { SFU_CRAWL_SOURCE, sfuOutlinesCrawler } from './sfu-outlines-crawler.js';
 
-/** The sources a crawl can refresh from their live sites. */
-export const CRAWLABLE_SOURCES = [TRANSFER_SOURCE, SFU_CRAWL_SOURCE] as const;
+/** The sources a crawl can refresh from their live sites (their names as the crawl store knows them). */
+export const CRAWLABLE_SOURCES = [TRANSFER_SOURCE, SFU_CRAWL_SOURCE] as const satisfies readonly CrawledSource[];
 export type CrawlableSource = (typeof CRAWLABLE_SOURCES)[number];
 
 export const isCrawlable = (source: string): source is CrawlableSource => (CRAWLABLE_SOURCES as readonly string[]).includes(source);

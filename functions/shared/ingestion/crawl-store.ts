@@ -327,3 +327,12 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
     },
   ];
 });
+
+/** The sources crawled from their live sites, and the sources each crawl's records go to. */
+export const CRAWL_FEEDS = {
+  bctransferguide: ['bctransferguide'],
+  'sfu-outlines': ['sfu-outlines', 'sfu-sections'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type CrawledSource = keyof typeof CRAWL_FEEDS;
+export const CRAWLED_SOURCES = Object.keys(CRAWL_FEEDS) as CrawledSource[];
