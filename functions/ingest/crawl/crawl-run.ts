@@ -275,6 +275,12 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
         for (const [name, count] of Object.entries(result.tally ?? {})) checkpoint.tally.counts[name] = (checkpoint.tally.counts[name] ?? 0) + count;
         checkpoint.tally.changed ||= result.changed;
         lastGood = step.key;
+        // A unit that wrote records is saved as done at once (its writes are the expensive part to redo);
+        // unchanged ones ride on the timer: an unchanged recrawl writes its checkpoint every few seconds, not per unit.
+        if (result.changed) {
+          checkpoint.position = step.key;
+          await save();
+        }
       } catch (error) {
         if (error instanceof RunStopped || error === leaseLost) throw error;
         if (error instanceof PageFailed && error.reason !== 'gave-up') throw new RunStopped(error.reason);
