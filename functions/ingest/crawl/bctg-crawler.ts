@@ -132,11 +132,15 @@ async function crawlSubject(
   const beforeHashes = Array.isArray(before?.data) ? (before.data as string[]) : [];
   const pages: SearchPage[] = [];
   const hashes: string[] = [];
+  // Once a page has failed the subject is lost for this crawl: the other worker asks for no more pages.
+  let failed = false;
   const fetchPage = async (pageNumber: number) => {
+    if (failed) return;
     let page: SearchPage;
     try {
       page = await site.searchPage(sender, subject, pageNumber);
     } catch (error) {
+      failed = true;
       if (!(error instanceof PageFailed) || error.reason === 'gave-up') context.page('failed');
       throw error;
     }

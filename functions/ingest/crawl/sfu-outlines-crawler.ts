@@ -196,16 +196,25 @@ async function crawlDepartment(store: Store, api: SfuOutlinesApi, term: Term, de
   if (courses !== 'missing') {
     const listed = [...courses].sort((a, b) => compareText(a.value, b.value));
     // Two courses at a time keep the site's two slots busy; the client holds every request to the limit.
+    // Once a page has failed the department is lost for this crawl: the other worker asks for no more pages.
+    let failed = false;
     await forEachAtOnce(listed, 2, async (course) => {
-      context.checkContinue();
-      const sections = await reader.list(`sections:${course.value}`, [...base, course.value]);
-      if (sections === 'missing') return;
-      const outlines: CourseOutlines['outlines'] = [];
-      for (const section of sections) {
-        const outline = await reader.outline(`outline:${course.value}/${section.value}`, [...base, course.value, section.value]);
-        if (outline !== 'missing') outlines.push({ section, outline });
+      if (failed) return;
+      try {
+        context.checkContinue();
+        const sections = await reader.list(`sections:${course.value}`, [...base, course.value]);
+        if (sections === 'missing') return;
+        const outlines: CourseOutlines['outlines'] = [];
+        for (const section of sections) {
+          if (failed) return;
+          const outline = await reader.outline(`outline:${course.value}/${section.value}`, [...base, course.value, section.value]);
+          if (outline !== 'missing') outlines.push({ section, outline });
+        }
+        if (outlines.length) found.push({ course, outlines });
+      } catch (error) {
+        failed = true;
+        throw error;
       }
-      if (outlines.length) found.push({ course, outlines });
     });
   }
   reader.forgetUnseen();
