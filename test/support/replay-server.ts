@@ -14,6 +14,8 @@ export interface LoggedRequest {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   status?: number;
+  /** Bytes of the answer's body (0 for a 304). */
+  responseBytes?: number;
   at: number;
 }
 
@@ -111,6 +113,7 @@ export class ReplayOrigin {
     const answer = this.route({ method: entry.method, path, query: rest.join('?'), headers: req.headers, body }) ?? { status: 404, body: '{"code":"rest_no_route","message":"No route was found matching the URL and request method.","data":{"status":404}}' };
     const conditional = answer.status === 200 && notModified(req.headers, answer.headers);
     entry.status = conditional ? 304 : answer.status;
+    entry.responseBytes = conditional ? 0 : Buffer.byteLength(answer.body);
     if (conditional) {
       res.writeHead(304, pick(answer.headers ?? {}, ['etag', 'last-modified']));
       res.end();
