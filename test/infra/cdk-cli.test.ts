@@ -57,7 +57,8 @@ describe('npx cdk synth from the CLI', () => {
 
 describe('cdk-nag acknowledgements', () => {
   it('never spell an environment value by hand (nagFinding renders it from the granted value)', () => {
-    const files = execFileSyncLines('git', ['ls-files', 'lib', 'bin']).filter((file) => file.endsWith('.ts'));
+    // nag-findings.ts itself explains the rendering with an example.
+    const files = execFileSyncLines('git', ['ls-files', 'lib', 'bin']).filter((file) => file.endsWith('.ts') && !file.endsWith('nag-findings.ts'));
     const handWritten = files.filter((file) => /<AWS::(Region|AccountId|Partition|URLSuffix)>/.test(readFileSync(path.join(PROJECT_ROOT, file), 'utf8')));
     expect(files.length).toBeGreaterThan(5);
     expect(handWritten).toEqual([]);

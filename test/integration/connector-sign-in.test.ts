@@ -73,6 +73,14 @@ class BrowserSignIn implements OAuthClientProvider {
   saveTokens(tokens: OAuthTokens) {
     this.saved = tokens;
   }
+  discovery?: unknown;
+  // v2: the authorization server found at redirect time, checked on the callback leg (SEP-2352).
+  saveDiscoveryState(state: unknown) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery as never;
+  }
   saveCodeVerifier(verifier: string) {
     this.verifier = verifier;
   }
