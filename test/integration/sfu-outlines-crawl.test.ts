@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crawlSource } from '../../functions/ingest/crawl/crawl-source.js';
-import { atOrBefore } from '../../functions/ingest/crawl/crawl-run.js';
+import { atOrBefore } from '../../functions/ingest/crawl/crawler.js';
 import type { Store } from '../../functions/shared/store/dynamo-client.js';
 import { SfuOutlinesReplay } from '../support/sfu-outlines-replay.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { selectSenders } from '../../functions/ingest/crawl/bctg-crawler.js';
 import { nonceIn, readSearchPage, UnreadableAnswer } from '../../functions/ingest/crawl/bctg-site.js';
 import { crawlOrigins } from '../../functions/ingest/crawl/crawlers.js';
-import { atOrBefore, keyBefore } from '../../functions/ingest/crawl/crawl-run.js';
+import { atOrBefore, keyBefore } from '../../functions/ingest/crawl/crawler.js';
 import { field, numberField, withCanonicalKeys } from '../../functions/ingest/crawl/json-keys.js';
 import { isoDate, readList, readOutline } from '../../functions/ingest/crawl/sfu-outlines-api.js';
 import { currentSfuTerm, sfuTerm } from '../../functions/ingest/crawl/sfu-outlines-crawler.js';

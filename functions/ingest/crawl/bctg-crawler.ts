@@ -5,7 +5,7 @@ import type { Store } from '../../shared/store/dynamo-client.js';
 import { forEachAtOnce } from '../../shared/at-once.js';
 import { TRANSFER_SOURCE } from '../../transfer/transfer-ingest.js';
 import { BctgSite, UnreadableAnswer, type BctgInstitution, type BctgSubject, type ListAnswer, type SearchPage } from './bctg-site.js';
-import { atOrBefore, compareText, type CrawlContext, type Crawler, type CrawlStep, type UnitResult } from './crawl-run.js';
+import { atOrBefore, compareText, type CrawlContext, type Crawler, type CrawlStep, type UnitResult } from './crawler.js';
 import { PageFailed } from './polite-client.js';
 
 /** Sorts after every subject of a sender: the key of the sender's part-done step. */

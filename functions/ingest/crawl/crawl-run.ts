@@ -2,76 +2,24 @@ import { hostname } from 'node:os';
 import { ulid } from 'ulid';
 import { recordInstitutionFreshness } from '../../shared/catalog/institution-registry.js';
 import {
-  addTotals,
   CrawlBusy,
   emptyTotals,
   readCrawlState,
   recordCrawlRun,
   releaseCrawlLease,
   saveCrawlProgress,
-  takeCrawlLease,
   type CrawlCheckpoint,
   type CrawlRunRecord,
   type CrawlRunSummary,
   type CrawlState,
   type CrawlTotals,
-  type PageCounts,
   type PartFreshness,
 } from '../../shared/ingestion/crawl-store.js';
-import type { IngestionRun, RunOptions } from '../../shared/ingestion/ingestion-run.js';
 import type { Store } from '../../shared/store/dynamo-client.js';
 import { ingestorNamed } from '../sources.js';
 import { PageFailed, type PoliteClient } from './polite-client.js';
-
-/** One piece of a crawl that is fetched and ingested whole (a subject's agreements, a department's outlines). */
-export interface CrawlUnit {
-  kind: 'unit';
-  /** Its place in the crawl's order; the checkpoint keeps the last one finished. */
-  key: string[];
-  /** The part it belongs to (a sending institution, a term): freshness is kept per part. */
-  part: string;
-  label: string;
-  run: () => Promise<UnitResult>;
-}
-
-/** Every unit of a part was offered: the part is verified if none of them failed. */
-export interface PartDone {
-  kind: 'part-done';
-  key: string[];
-  part: string;
-}
-
-export type CrawlStep = CrawlUnit | PartDone;
-
-export interface UnitResult {
-  /** Something was handed to ingestion (a page's content changed, or was never seen). */
-  changed: boolean;
-  /** Counts added to the part's tally (agreements, courses, sections…). */
-  tally?: Record<string, number>;
-}
-
-/** What a crawler gets to do its work: the polite client, page counting, and ingestion of what it fetched. */
-export interface CrawlContext {
-  store: Store;
-  client: PoliteClient;
-  /** Counts one page as fetched, unchanged, failed or missing. */
-  page(outcome: keyof PageCounts, count?: number): void;
-  /** Hands fetched content to a source's ingestion (its adapter and run), as one run. */
-  ingest(source: string, content: string, origin: string, options?: Pick<RunOptions, 'coverage'>): Promise<IngestionRun>;
-  /** Throws when the run must stop before starting more work (deadline, cut short). */
-  checkContinue(): void;
-}
-
-export interface Crawler {
-  /** The source whose partition keeps the crawl's state (bctransferguide, sfu-outlines). */
-  source: string;
-  /** Which crawl this is (`all`, `senders:LANG`, `terms:2026-fall`): each has its own checkpoint. */
-  crawlKey: string;
-  /** The units in crawl order, those at or before `position` left out (a resumed crawl starts after them). */
-  steps(position: string[], context: CrawlContext): AsyncIterable<CrawlStep>;
-  /** Freshness to record per institution when a part completes with changes (or for the first time). */
-  institutionFreshness?(part: string, tally: Record<string, number>): { source: string; institution: string; records: number; sent?: number }[];
-}
+import { acquireLease } from './crawl-lease.js';
+import { atOrBefore, type CrawlContext, type Crawler } from './crawler.js';
 
 export interface CrawlRunOptions {
   client: PoliteClient;
@@ -111,17 +59,6 @@ class RunStopped extends Error {
 }
 
 const MAX_ERRORS = 20;
-
-/** Text order as keys compare (code units, not locale): crawlers sort their units with it. */
-export const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** `a` before `b` in crawl order: element by element, a prefix first. */
-export function keyBefore(a: string[], b: string[]): boolean {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
-  return a.length < b.length;
-}
-
-export const atOrBefore = (key: string[], position: string[]) => !keyBefore(position, key);
 
 /**
  * One run of a crawl: takes the source's lease, resumes the crawl's checkpoint (or starts a new crawl),
@@ -353,33 +290,3 @@ async function completePart(store: Store, crawler: Crawler, checkpoint: CrawlChe
   state.parts[part] = finished[part];
 }
 
-/** Takes the lease, waiting for another crawl's to be given back or lapse; a dead local owner's is taken at once. */
-async function acquireLease(store: Store, source: string, owner: string, leaseMs: number, options: CrawlRunOptions, now: () => Date, state: CrawlState): Promise<void> {
-  const waitUntil = Date.now() + (options.waitForLeaseMs ?? leaseMs + 15_000);
-  let held = state;
-  for (;;) {
-    const takeover = held.leaseOwner && ownerIsGone(held.leaseOwner) ? Number.MAX_SAFE_INTEGER : now().getTime();
-    try {
-      await takeCrawlLease(store, source, owner, Date.now() + leaseMs, takeover === Number.MAX_SAFE_INTEGER ? (held.leaseUntil ?? 0) + 1 : takeover);
-      return;
-    } catch (error) {
-      if (!(error instanceof CrawlBusy) || Date.now() >= waitUntil || options.signal?.aborted) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, Math.max(100, waitUntil - Date.now()))));
-      held = await readCrawlState(store, source);
-    }
-  }
-}
-
-/** A lease owner on this machine whose process has exited (a crawl killed outright): its lease is free. */
-function ownerIsGone(leaseOwner: string): boolean {
-  const [host, pid] = leaseOwner.split('/');
-  if (host !== hostname() || !pid || Number(pid) === process.pid) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
-export { addTotals };

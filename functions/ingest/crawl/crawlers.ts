@@ -3,7 +3,7 @@ import type { Store } from '../../shared/store/dynamo-client.js';
 import { TRANSFER_SOURCE } from '../../transfer/transfer-ingest.js';
 import { bctgCrawler } from './bctg-crawler.js';
 import { BctgSite, type BctgOrigins } from './bctg-site.js';
-import type { Crawler } from './crawl-run.js';
+import type { Crawler } from './crawler.js';
 import { PoliteClient, type PoliteClientOptions } from './polite-client.js';
 import { SfuOutlinesApi } from './sfu-outlines-api.js';
 import { SFU_CRAWL_SOURCE, sfuOutlinesCrawler } from './sfu-outlines-crawler.js';

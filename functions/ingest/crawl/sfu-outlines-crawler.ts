@@ -4,7 +4,7 @@ import { parseTerm, termLabel, termOrder } from '../../shared/catalog/terms.js';
 import { readPageMemories, writePageMemories, type PageMemories } from '../../shared/ingestion/crawl-store.js';
 import { stableHash } from '../../shared/ingestion/reconcile.js';
 import type { Store } from '../../shared/store/dynamo-client.js';
-import { atOrBefore, compareText, type CrawlContext, type Crawler, type CrawlStep, type UnitResult } from './crawl-run.js';
+import { atOrBefore, compareText, type CrawlContext, type Crawler, type CrawlStep, type UnitResult } from './crawler.js';
 import { PageFailed } from './polite-client.js';
 import { readList, readOutline, type CompactOutline, type ListEntry, type SfuOutlinesApi } from './sfu-outlines-api.js';
 
