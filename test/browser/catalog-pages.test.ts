@@ -31,6 +31,8 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
     const result = page.getByRole('link', { name: /CMPT 225/ }).first();
     await result.waitFor();
     expect(new URL(page.url()).searchParams.get('q')).toBe('data structures');
+    // How fresh the live sources are (here: the shipped files, never checked against the sites).
+    expect(await page.getByLabel('Data freshness').textContent()).toMatch(/BC Transfer Guide loaded from files .*; SFU Course Outlines loaded from files/);
     await expectAccessible(page);
     await screenshot(page, 'web-search');
 
