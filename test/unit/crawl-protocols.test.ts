@@ -49,6 +49,9 @@ describe('BC Transfer Guide protocol', () => {
     expect(() => readSearchPage('{"code":"rest_cookie_invalid_nonce","message":"Cookie check failed"}', 2)).toThrow(/error rest_cookie_invalid_nonce/);
     expect(() => readSearchPage('{"courses":[],"totalPages":100000}', 1)).toThrow(UnreadableAnswer);
     expect(readSearchPage('{"courses":[],"totalPages":"0","currentPage":"1"}', 1)).toEqual({ pageNumber: 1, totalPages: 0, agreements: [] });
+    // No results as a null list; a page count from the totals when totalPages is absent.
+    expect(readSearchPage('{"courses":null,"totalPages":0}', 1)).toEqual({ pageNumber: 1, totalPages: 0, agreements: [] });
+    expect(readSearchPage('{"courses":[],"totalAgreements":41,"pageLength":20}', 3).totalPages).toBe(3);
   });
 
   it('picks senders by code, our slug or the name the guide lists, and names some it lists when one is unknown', () => {

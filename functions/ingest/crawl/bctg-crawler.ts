@@ -44,7 +44,7 @@ export function selectSenders(listed: BctgInstitution[], wanted: string[] | unde
   if (!wanted?.length) return sorted;
   return wanted.map((input) => {
     const code = codeOf(input);
-    const found = sorted.find((i) => i.code === code) ?? sorted.find((i) => i.title.toLowerCase() === input.toLowerCase());
+    const found = sorted.find((i) => i.code.toUpperCase() === code) ?? sorted.find((i) => i.title.toLowerCase() === input.toLowerCase());
     if (!found) {
       const sample = sorted.slice(0, 8).map((i) => `${i.code} (${i.title})`).join(', ');
       throw new UnknownSender(`the BC Transfer Guide lists no sending institution "${input}"; it lists ${sorted.length}, e.g. ${sample}`);
@@ -58,7 +58,7 @@ async function* steps(store: Store, site: BctgSite, wanted: string[] | undefined
   const institutions = await rememberedList(meta, 'institutions', (last) => site.institutions(last), context);
   if (institutions.changed) await writePageMemories(store, TRANSFER_SOURCE, 'institutions', meta);
   if (!institutions.items.length) throw new UnreadableAnswer('the BC Transfer Guide listed no sending institutions');
-  const senders = [...new Map(selectSenders(institutions.items, wanted).map((s) => [s.code, s])).values()];
+  const senders = [...new Map(selectSenders(institutions.items, wanted).map((s) => [s.code.toUpperCase(), s])).values()];
 
   for (const sender of senders) {
     const part = `sender:${sender.code}`;

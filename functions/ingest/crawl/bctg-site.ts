@@ -82,7 +82,7 @@ export class BctgSite {
     return this.list('institutions', [`${this.origins.ws}/api/custom/ui/v1.7/agreementws/GetFromInstitutions`, `${this.origins.api}/tcs/custom/ui/v1.8/agreementws/GetFromInstitutions`], last, (item) => {
       const id = numberField(item, 'Id');
       const code = textField(item, 'Code')?.trim();
-      return id !== undefined && code ? { id, code: code.toUpperCase(), title: textField(item, 'Title')?.trim() ?? code } : undefined;
+      return id !== undefined && code ? { id, code, title: textField(item, 'Title')?.trim() ?? code } : undefined;
     });
   }
 
@@ -92,7 +92,7 @@ export class BctgSite {
     return this.list('subjects', [`${this.origins.api}/tcs/custom/ui/v1.8/agreementws/GetSubjects?${query}`, `${this.origins.ws}/api/custom/ui/v1.7/agreementws/GetSubjects?${query}`], last, (item) => {
       const id = numberField(item, 'Id');
       const code = textField(item, 'Code')?.trim();
-      return id !== undefined && code ? { id, code: code.toUpperCase(), title: textField(item, 'Title')?.trim() ?? code } : undefined;
+      return id !== undefined && code ? { id, code, title: textField(item, 'Title')?.trim() ?? code } : undefined;
     });
   }
 
@@ -202,8 +202,12 @@ export function nonceIn(html: string): string | undefined {
 /** A search answer as the adapter's records; anything else (HTML, an error object) is unreadable. */
 export function readSearchPage(text: string, pageNumber: number): SearchPage {
   const value = parseJson(text);
-  const courses = field(value, 'courses');
-  const totalPages = numberField(value, 'totalPages');
+  const listed = field(value, 'courses');
+  const pageLength = numberField(value, 'pageLength');
+  const totalAgreements = numberField(value, 'totalAgreements');
+  const totalPages = numberField(value, 'totalPages') ?? (totalAgreements !== undefined && pageLength ? Math.ceil(totalAgreements / pageLength) : undefined);
+  // No results may come as a null list.
+  const courses = listed === null && totalPages === 0 ? [] : listed;
   if (!Array.isArray(courses) || totalPages === undefined || !Number.isInteger(totalPages) || totalPages < 0 || totalPages > MAX_PAGES) {
     throw new UnreadableAnswer(`search page ${pageNumber} is not a search-from answer (${describe(value)})`);
   }
