@@ -1,25 +1,22 @@
 import { hostname } from 'node:os';
 import { ulid } from 'ulid';
-import { recordInstitutionFreshness } from '../../shared/catalog/institution-registry.js';
 import {
   CrawlBusy,
   emptyTotals,
   readCrawlState,
   recordCrawlRun,
   releaseCrawlLease,
-  saveCrawlProgress,
   type CrawlCheckpoint,
   type CrawlRunRecord,
-  type CrawlRunSummary,
-  type CrawlState,
   type CrawlTotals,
-  type PartFreshness,
 } from '../../shared/ingestion/crawl-store.js';
 import type { Store } from '../../shared/store/dynamo-client.js';
-import { ingestorNamed } from '../sources.js';
-import { PageFailed, type PoliteClient } from './polite-client.js';
+import { CheckpointSaver, checkpointToRun } from './crawl-checkpoint.js';
+import { crawlContext } from './crawl-context.js';
 import { acquireLease } from './crawl-lease.js';
-import { atOrBefore, type CrawlContext, type Crawler } from './crawler.js';
+import { atOrBefore, type Crawler } from './crawler.js';
+import { completePart } from './part-freshness.js';
+import { PageFailed, type PoliteClient } from './polite-client.js';
 
 export interface CrawlRunOptions {
   client: PoliteClient;
@@ -52,6 +49,7 @@ export interface CrawlOutcome extends CrawlRunRecord {
   crawlStartedAt?: string;
 }
 
+/** The run stops where it is, to be resumed: its deadline came, or it was cut short. */
 class RunStopped extends Error {
   constructor(readonly why: 'deadline' | 'aborted') {
     super(why);
@@ -76,7 +74,7 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
   const run = emptyTotals();
   const errors: string[] = [];
   const requestsBefore = options.client.requests;
-  let catalogChanged = false;
+  let catalogChanged = () => false;
 
   const finish = async (status: CrawlRunRecord['status'], checkpoint: CrawlCheckpoint | undefined, persist: boolean): Promise<CrawlOutcome> => {
     const finished = now();
@@ -94,7 +92,7 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
       crawl: checkpoint?.totals ?? emptyTotals(),
       position: checkpoint?.position ?? [],
       errors: errors.slice(0, MAX_ERRORS),
-      catalogChanged,
+      catalogChanged: catalogChanged(),
     };
     if (persist) await recordCrawlRun(store, record);
     const lastCompletedAt = checkpoint?.completedAt ?? checkpoint?.lastCompletedAt;
@@ -116,113 +114,57 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
   }
 
   const state = await readCrawlState(store, crawler.source);
-  const resumed = state.crawls[crawler.crawlKey];
-  const checkpoint: CrawlCheckpoint =
-    resumed && resumed.status === 'running'
-      ? resumed
-      : {
-          crawlId: runId,
-          status: 'running',
-          startedAt: started.toISOString(),
-          updatedAt: started.toISOString(),
-          position: [],
-          totals: emptyTotals(),
-          tally: { part: '', counts: {}, changed: false, failedUnits: 0 },
-          ...(resumed?.completedAt || resumed?.lastCompletedAt ? { lastCompletedAt: resumed.completedAt ?? resumed.lastCompletedAt } : {}),
-        };
-  log(resumed?.status === 'running' ? 'crawl resumed' : 'crawl started', { source: crawler.source, crawlKey: crawler.crawlKey, crawlId: checkpoint.crawlId, position: checkpoint.position });
+  const checkpoint = checkpointToRun(state.crawls[crawler.crawlKey], runId, started);
+  const resuming = checkpoint.crawlId !== runId;
+  log(resuming ? 'crawl resumed' : 'crawl started', { source: crawler.source, crawlKey: crawler.crawlKey, crawlId: checkpoint.crawlId, position: checkpoint.position });
 
-  // Saves go one after another, each with the latest checkpoint; the timer keeps the lease alive through long units.
-  const finishedParts: Record<string, PartFreshness> = {};
-  let saving: Promise<void> = Promise.resolve();
-  let leaseLost: Error | undefined;
-  const save = (last?: { lastRun: CrawlRunSummary }) => {
-    saving = saving.then(async () => {
-      if (leaseLost) return;
-      checkpoint.updatedAt = now().toISOString();
-      const parts = { ...finishedParts };
-      try {
-        await saveCrawlProgress(store, crawler.source, owner, Date.now() + leaseMs, crawler.crawlKey, checkpoint, parts, last ? { release: true, lastRun: last.lastRun } : {});
-        for (const part of Object.keys(parts)) if (finishedParts[part] === parts[part]) delete finishedParts[part];
-      } catch (error) {
-        leaseLost = error as Error;
-      }
-    });
-    return saving;
-  };
-  const timer = setInterval(() => void save(), options.saveEveryMs ?? 10_000);
-  timer.unref?.();
-
+  const saver = new CheckpointSaver(store, { source: crawler.source, crawlKey: crawler.crawlKey, owner, leaseMs }, checkpoint, now);
+  saver.start(options.saveEveryMs ?? 10_000);
   const reserve = options.unitReserveMs ?? 60_000;
   const stopCheck = (withReserve: boolean) => {
     if (options.signal?.aborted) throw new RunStopped('aborted');
     if (options.deadline !== undefined && Date.now() >= options.deadline - (withReserve ? reserve : 0)) throw new RunStopped('deadline');
-    if (leaseLost) throw leaseLost;
+    if (saver.leaseLost) throw saver.leaseLost;
   };
-  const add = (totals: (t: CrawlTotals) => void) => {
-    totals(run);
-    totals(checkpoint.totals);
+  const count = (change: (totals: CrawlTotals) => void) => {
+    change(run);
+    change(checkpoint.totals);
   };
-  const context: CrawlContext = {
-    store,
-    client: options.client,
-    page: (outcome, count = 1) => add((t) => (t.pages[outcome] += count)),
-    ingest: async (source, content, origin, ingestOptions = {}) => {
-      const ingestor = ingestorNamed(source);
-      if (!ingestor) throw new Error(`no ingestion for source "${source}"`);
-      const result = await ingestor.run(store, origin, { ...ingestOptions, content, recordFreshness: false, deferred, now });
-      if (result.status === 'failed') throw new Error(`ingestion of ${origin} into ${source} failed: ${result.errors.join('; ')}`);
-      add((t) => {
-        t.ingestion.written += result.counts.written;
-        t.ingestion.retired += result.counts.retired;
-        t.ingestion.rejected += result.counts.rejected;
-      });
-      if (result.catalogVersion !== undefined) catalogChanged = true;
-      return result;
-    },
-    checkContinue: () => stopCheck(false),
-  };
-  // Follow-up work ingestion asks for (a sender's transfer indexes), run when its part is done and at the end.
-  const deferred = new Map<string, () => Promise<void>>();
-  const runDeferred = async () => {
-    const work = [...deferred.values()];
-    deferred.clear();
-    for (const item of work) await item();
-  };
+  const work = crawlContext({ store, client: options.client, now, count, checkContinue: () => stopCheck(false) });
+  catalogChanged = work.catalogChanged;
 
   let status: CrawlRunRecord['status'] = 'complete';
   let consecutiveFailures = 0;
   let lastGood = checkpoint.position;
   try {
-    for await (const step of crawler.steps(checkpoint.position, context)) {
+    for await (const step of crawler.steps(checkpoint.position, work.context)) {
       if (atOrBefore(step.key, checkpoint.position)) continue;
       if (step.part !== checkpoint.tally.part) checkpoint.tally = { part: step.part, counts: {}, changed: false, failedUnits: 0 };
       if (step.kind === 'part-done') {
-        await runDeferred();
-        await completePart(store, crawler, checkpoint, state, finishedParts, now());
-        checkpoint.position = step.key;
-        lastGood = step.key;
+        await work.runFollowUps();
+        await completePart(store, crawler, checkpoint, state.parts, saver.finishedParts, now());
+        checkpoint.position = lastGood = step.key;
         continue;
       }
       stopCheck(true);
       try {
         const result = await step.run();
         consecutiveFailures = 0;
-        add((t) => (result.changed ? t.units.changed++ : t.units.unchanged++));
-        for (const [name, count] of Object.entries(result.tally ?? {})) checkpoint.tally.counts[name] = (checkpoint.tally.counts[name] ?? 0) + count;
+        count((t) => (result.changed ? t.units.changed++ : t.units.unchanged++));
+        for (const [name, n] of Object.entries(result.tally ?? {})) checkpoint.tally.counts[name] = (checkpoint.tally.counts[name] ?? 0) + n;
         checkpoint.tally.changed ||= result.changed;
         lastGood = step.key;
         // A unit that wrote records is saved as done at once (its writes are the expensive part to redo);
         // unchanged ones ride on the timer: an unchanged recrawl writes its checkpoint every few seconds, not per unit.
         if (result.changed) {
           checkpoint.position = step.key;
-          await save();
+          await saver.save();
         }
       } catch (error) {
-        if (error instanceof RunStopped || error === leaseLost) throw error;
+        if (error instanceof RunStopped || error === saver.leaseLost) throw error;
         if (error instanceof PageFailed && error.reason !== 'gave-up') throw new RunStopped(error.reason);
         consecutiveFailures++;
-        add((t) => t.units.failed++);
+        count((t) => t.units.failed++);
         checkpoint.tally.failedUnits++;
         errors.push(`${step.label}: ${error instanceof Error ? error.message : String(error)}`);
         log('crawl unit failed', { source: crawler.source, unit: step.label, error: errors.at(-1) });
@@ -246,19 +188,19 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
       errors.push(error instanceof Error ? error.message : String(error));
     }
   } finally {
-    clearInterval(timer);
+    saver.stop();
   }
   try {
-    await runDeferred();
+    await work.runFollowUps();
   } catch (error) {
     errors.push(`follow-up work: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (status === 'complete' && checkpoint.totals.units.failed > 0) status = 'failed';
   run.requests = options.client.requests - requestsBefore;
-  await save({ lastRun: { runId, crawlKey: crawler.crawlKey, status, finishedAt: now().toISOString(), pages: run.pages } });
-  if (leaseLost) {
+  await saver.save({ runId, crawlKey: crawler.crawlKey, status, finishedAt: now().toISOString(), pages: run.pages });
+  if (saver.leaseLost) {
     status = 'failed';
-    errors.push(leaseLost.message);
+    errors.push(saver.leaseLost.message);
     // Ours may have lapsed without anyone taking it: given back all the same, if it is still ours.
     await releaseCrawlLease(store, crawler.source, owner);
   }
@@ -266,27 +208,3 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
   log('crawl run ended', { source: crawler.source, status, pages: run.pages, units: run.units, ingestion: run.ingestion, position: checkpoint.position });
   return outcome;
 }
-
-/**
- * A part all of whose units were read without failure is verified now (and changed now, if any unit
- * changed); one with failures keeps its last verification. Institution freshness is written only when
- * the part changed or was never recorded: an unchanged recrawl writes no catalog item.
- */
-async function completePart(store: Store, crawler: Crawler, checkpoint: CrawlCheckpoint, state: CrawlState, finished: Record<string, PartFreshness>, at: Date): Promise<void> {
-  const { part, counts, changed, failedUnits } = checkpoint.tally;
-  const before = finished[part] ?? state.parts[part];
-  const iso = at.toISOString();
-  if (failedUnits > 0) {
-    if (before) finished[part] = { ...before, lastFailedAt: iso };
-    return;
-  }
-  finished[part] = { verifiedAt: iso, changedAt: changed || !before ? iso : before.changedAt, counts, crawlId: checkpoint.crawlId };
-  if (changed || !before) {
-    const entries = crawler.institutionFreshness?.(part, counts) ?? [];
-    for (const entry of entries) {
-      await recordInstitutionFreshness(store, entry.source, new Map([[entry.institution, { records: entry.records, ...(entry.sent !== undefined ? { sent: entry.sent } : {}) }]]), iso);
-    }
-  }
-  state.parts[part] = finished[part];
-}
-

@@ -1,12 +1,13 @@
 import { forEachAtOnce } from '../../shared/at-once.js';
 import type { CatalogRecord } from '../../shared/catalog/catalog-model.js';
 import { parseTerm, termLabel, termOrder } from '../../shared/catalog/terms.js';
-import { readPageMemories, writePageMemories, type PageMemories } from '../../shared/ingestion/crawl-store.js';
-import { stableHash } from '../../shared/ingestion/reconcile.js';
+import { readPageMemories, writePageMemories } from '../../shared/ingestion/crawl-store.js';
 import type { Store } from '../../shared/store/dynamo-client.js';
 import { atOrBefore, compareText, type CrawlContext, type Crawler, type CrawlStep, type UnitResult } from './crawler.js';
 import { PageFailed } from './polite-client.js';
-import { readList, readOutline, type CompactOutline, type ListEntry, type SfuOutlinesApi } from './sfu-outlines-api.js';
+import { outlineFile, sectionsFile, type CourseOutlines, type Term } from './sfu-outline-files.js';
+import type { ListEntry, SfuOutlinesApi } from './sfu-outlines-api.js';
+import { PageReader } from './sfu-page-reader.js';
 
 export const SFU_CRAWL_SOURCE = 'sfu-outlines';
 const PART_END = '\uffff';
@@ -96,90 +97,6 @@ async function* steps(store: Store, api: SfuOutlinesApi, wanted: string[] | unde
 }
 
 /**
- * Reads pages with the validators of their last answer: a 304 stands for what was kept then (a page
- * whose content was not kept is asked again without validators). Notes whether anything differs from
- * what was kept, and which pages it read, so pages no longer listed can be forgotten.
- */
-class PageReader {
-  /** A page's content differs from what was kept (or was never kept, or is gone). */
-  changed = false;
-  /** Only validators changed (the same content under a new ETag): worth keeping, not worth ingesting. */
-  validatorsMoved = false;
-  readonly seen = new Set<string>();
-
-  constructor(
-    private readonly api: SfuOutlinesApi,
-    private readonly memories: PageMemories,
-    private readonly context: CrawlContext,
-  ) {}
-
-  async list(key: string, segments: string[]): Promise<ListEntry[] | 'missing'> {
-    return this.read(key, segments, (text, url) => readList(text, url));
-  }
-
-  async outline(key: string, segments: string[]): Promise<CompactOutline | 'missing'> {
-    return this.read(key, segments, (text, url) => readOutline(text, url));
-  }
-
-  /** Pages kept from last time that this crawl no longer reached: their records are gone upstream. */
-  forgetUnseen(): void {
-    for (const key of Object.keys(this.memories)) {
-      if (this.seen.has(key)) continue;
-      delete this.memories[key];
-      this.changed = true;
-    }
-  }
-
-  private async read<T>(key: string, segments: string[], parse: (text: string, url: string) => T): Promise<T | 'missing'> {
-    this.seen.add(key);
-    const kept = this.memories[key];
-    const url = this.api.url(segments);
-    try {
-      let answer = await this.api.get(segments, kept?.data !== undefined ? { etag: kept.etag, lastModified: kept.lastModified } : undefined);
-      if (answer.kind === 'not-modified') {
-        if (kept?.data !== undefined) {
-          this.context.page('unchanged');
-          return kept.data as T;
-        }
-        answer = await this.api.get(segments);
-      }
-      if (answer.kind === 'missing') {
-        this.context.page('missing');
-        if (kept) {
-          delete this.memories[key];
-          this.changed = true;
-        }
-        return 'missing';
-      }
-      if (answer.kind !== 'found') throw new PageFailed(url, `${url} answered 304 to a request without validators`, 'gave-up');
-      const value = parse(answer.response.text, url);
-      const hash = stableHash(value);
-      this.context.page(kept?.hash === hash ? 'unchanged' : 'fetched');
-      if (kept?.hash !== hash || kept.etag !== answer.response.etag || kept.lastModified !== answer.response.lastModified) {
-        this.memories[key] = { hash, data: value, ...(answer.response.etag ? { etag: answer.response.etag } : {}), ...(answer.response.lastModified ? { lastModified: answer.response.lastModified } : {}) };
-        this.changed ||= kept?.hash !== hash;
-        this.validatorsMoved ||= kept?.hash === hash;
-      }
-      return value;
-    } catch (error) {
-      if (!(error instanceof PageFailed) || error.reason === 'gave-up') this.context.page('failed');
-      throw error;
-    }
-  }
-}
-
-interface Term {
-  term: string;
-  year: string;
-  value: string;
-}
-
-interface CourseOutlines {
-  course: ListEntry;
-  outlines: { section: ListEntry; outline: CompactOutline }[];
-}
-
-/**
  * One department of one term: its course list, each course's section list (a 404 skips the course, as
  * SFU lists directed studies it has no sections for), each section's outline. Unchanged when every page
  * is as kept; otherwise the department's records go to the two SFU sources, speaking for this
@@ -236,40 +153,3 @@ async function crawlDepartment(store: Store, api: SfuOutlinesApi, term: Term, de
   return { changed: true, tally };
 }
 
-/** A course as the `sfu-outlines` adapter reads it: its first section's outline, and this term's offering. */
-function outlineFile({ course, outlines }: CourseOutlines, term: Term, department: ListEntry) {
-  const first = outlines[0]!.outline;
-  return {
-    dept: first.dept ?? department.text,
-    number: first.number ?? course.text,
-    title: first.title ?? course.title,
-    units: first.units,
-    description: first.description,
-    notes: first.notes,
-    designation: first.designation,
-    deliveryMethod: first.deliveryMethod,
-    prerequisites: first.prerequisites,
-    corequisites: first.corequisites,
-    degreeLevel: first.degreeLevel,
-    offerings: [{ term: first.term ?? termLabel(term.term), instructors: [...new Set(outlines.flatMap((o) => o.outline.instructors))] }],
-  };
-}
-
-/** A course's sections as the `sfu-sections` adapter reads them. */
-function sectionsFile({ course, outlines }: CourseOutlines, term: Term, department: ListEntry) {
-  const first = outlines[0]!.outline;
-  return {
-    dept: first.dept ?? department.text,
-    number: first.number ?? course.text,
-    title: first.title ?? course.title,
-    units: first.units,
-    term: first.term ?? termLabel(term.term),
-    sections: outlines.map(({ section, outline }) => ({
-      section: outline.section ?? section.text,
-      deliveryMethod: outline.deliveryMethod,
-      classNumber: outline.classNumber,
-      instructors: outline.instructors.map((name) => ({ name })),
-      schedules: outline.schedules,
-    })),
-  };
-}
