@@ -9,7 +9,7 @@ import { ApiAlarms } from './constructs/api-alarms.js';
 import { DomainFunction, type SharedFunctionSettings } from './constructs/domain-function.js';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { sampleFiles } from '../functions/ingest/sources.js';
-import { crawlHosts } from '../functions/ingest/crawl/crawlers.js';
+import { ORIGIN_VARIABLES } from '../functions/ingest/crawl/crawlers.js';
 import { McpApi } from './constructs/mcp-api.js';
 import { nagFinding } from './constructs/nag-findings.js';
 import { WebApp } from './constructs/web-app.js';
@@ -217,8 +217,8 @@ export class TutorNexusStack extends Stack {
       shared,
       sources: { ...sampleSources(), ...((context('ingestOrigins') as Record<string, string[]> | undefined) ?? {}) },
       every: ingestEvery,
-      // `-c crawl=off` keeps every source on its files; `-c crawlEgress=open` skips the firewalled network (ADR 0036).
-      crawl: String(context('crawl') ?? 'on') === 'off' ? undefined : crawlSettings(String(context('crawlEgress') ?? 'firewalled')),
+      // `-c crawl=off` keeps every source on its files; `-c crawlEgress=firewalled` adds the crawlers' own network (ADR 0036).
+      crawl: String(context('crawl') ?? 'on') === 'off' ? undefined : crawlSettings(String(context('crawlEgress') ?? 'open')),
       alarmAction: new SnsAction(this.alarms.topic),
     });
 
@@ -239,17 +239,15 @@ function sampleSources(): Record<string, string[]> {
   return sources;
 }
 
-/** The live sources the scheduled functions crawl, with the hosts each may reach. */
+/** The live sources the scheduled functions crawl, with the origins each may reach. */
 function crawlSettings(egress: string): CrawlSettings {
-  if (egress !== 'firewalled' && egress !== 'open') throw new Error(`crawlEgress must be firewalled or open, got "${egress}"`);
-  const hosts = crawlHosts();
-  const names = (origins: string[]) => origins.map((origin) => new URL(origin).hostname);
+  if (egress !== 'firewalled' && egress !== 'open') throw new Error(`crawlEgress must be open or firewalled, got "${egress}"`);
   return {
     egress,
     sources: {
-      bctransferguide: { hosts: names(hosts.bctransferguide) },
+      bctransferguide: { origins: ORIGIN_VARIABLES.bctransferguide },
       // The SFU crawl writes sections too: its function loads the sections sample first, so the sample never lands on a crawl.
-      'sfu-outlines': { hosts: names(hosts['sfu-outlines']), alsoLoads: ['sfu-sections'] },
+      'sfu-outlines': { origins: ORIGIN_VARIABLES['sfu-outlines'], alsoLoads: ['sfu-sections'] },
     },
   };
 }

@@ -8,14 +8,19 @@ import { CrawlerNetwork } from './crawler-network.js';
 import { DomainFunction, type SharedFunctionSettings } from './domain-function.js';
 
 export interface CrawlSettings {
-  /** Crawled source → the host names its crawler fetches, and other sources whose files its function loads first. */
-  sources: Record<string, { hosts: string[]; alsoLoads?: string[] }>;
+  /**
+   * Crawled source → the origins its crawler may reach, by the variable that names each (set in the
+   * function's environment: the crawler's allow-list is exactly these), and other sources whose files
+   * its function loads first.
+   */
+  sources: Record<string, { origins: Record<string, string>; alsoLoads?: string[] }>;
   /** How often a crawl's function wakes to continue its crawl from the checkpoint. @default 15 minutes */
   tick?: Duration;
   /**
-   * `firewalled` (default): the crawlers run in a network whose DNS resolves only the sources' names,
-   * HTTPS out only. `open`: Lambda's own network, limited by the crawler's origin allow-list alone
-   * (no NAT gateway to pay for).
+   * `open` (default): Lambda's own network; the crawler reaches only its origins because its client
+   * refuses every other one, and its role holds nothing but the table (ADR 0036). `firewalled`: also a
+   * network whose DNS resolves only the sources' names, HTTPS out only, through a NAT gateway
+   * (about USD 33 a month).
    */
   egress?: 'firewalled' | 'open';
 }
@@ -38,8 +43,8 @@ const CRAWL_TIMEOUT = Duration.minutes(15);
  * One function per source on an EventBridge schedule: it may write the table and nothing else.
  * Failed runs are retried by EventBridge and then parked in a dead-letter queue; an alarm fires on
  * function errors or on anything in the queue. A crawled source's function wakes every few minutes
- * to continue its crawl from the checkpoint, runs in the firewalled crawler network, and has alarms
- * on failed crawl runs and on a crawl that has not completed for twice its interval.
+ * to continue its crawl from the checkpoint (in the firewalled crawler network when asked for), and
+ * has alarms on failed crawl runs and on a crawl that has not completed for twice its interval.
  */
 export class ScheduledIngestion extends Construct {
   readonly functions: Record<string, DomainFunction> = {};
@@ -61,8 +66,9 @@ export class ScheduledIngestion extends Construct {
     });
 
     const crawled = props.crawl?.sources ?? {};
-    if (Object.keys(crawled).length && (props.crawl?.egress ?? 'firewalled') === 'firewalled') {
-      this.network = new CrawlerNetwork(this, 'CrawlerNetwork', { sourceHosts: Object.values(crawled).flatMap((c) => c.hosts) });
+    if (Object.keys(crawled).length && (props.crawl?.egress ?? 'open') === 'firewalled') {
+      const hosts = Object.values(crawled).flatMap((c) => Object.values(c.origins).map((origin) => new URL(origin).hostname));
+      this.network = new CrawlerNetwork(this, 'CrawlerNetwork', { sourceHosts: hosts });
     }
     // A source another crawled source's function loads first has no function of its own.
     const loadedBy = new Map(Object.entries(crawled).flatMap(([source, c]) => (c.alsoLoads ?? []).map((other) => [other, source] as const)));
@@ -84,7 +90,7 @@ export class ScheduledIngestion extends Construct {
         environment: {
           TN_INGEST_SOURCE: source,
           TN_INGEST_ORIGINS: JSON.stringify(ownOrigins),
-          ...(crawl ? { TN_CRAWL: 'on', TN_CRAWL_EVERY_HOURS: String(props.every.toHours()) } : {}),
+          ...(crawl ? { TN_CRAWL: 'on', TN_CRAWL_EVERY_HOURS: String(props.every.toHours()), ...crawl.origins } : {}),
         },
         copyIntoBundle: ownOrigins.some((o) => (typeof o === 'string' ? o : o.origin).startsWith('data/')) ? ['data/sample'] : undefined,
         // Runs of one source share its record packs: a retry or a late schedule waits for the run in progress.

@@ -42,20 +42,27 @@ function origin(env: Env, name: string, fallback: string): string {
   return url.origin;
 }
 
+/** The variable that moves each origin of a source (tests replay the sites on 127.0.0.1), with the real site. */
+export const ORIGIN_VARIABLES = {
+  [TRANSFER_SOURCE]: { TN_BCTG_ORIGIN: DEFAULT_ORIGINS.bctg.www, TN_BCTG_WS_ORIGIN: DEFAULT_ORIGINS.bctg.ws, TN_BCTG_API_ORIGIN: DEFAULT_ORIGINS.bctg.api },
+  [SFU_CRAWL_SOURCE]: { TN_SFU_OUTLINES_ORIGIN: DEFAULT_ORIGINS.sfuOutlines },
+} as const satisfies Record<CrawlableSource, Record<string, string>>;
+
 /** TN_BCTG_ORIGIN, TN_BCTG_WS_ORIGIN, TN_BCTG_API_ORIGIN and TN_SFU_OUTLINES_ORIGIN, each defaulting to the real site. */
 export function crawlOrigins(env: Env = process.env): CrawlOrigins {
+  const bctg = ORIGIN_VARIABLES[TRANSFER_SOURCE];
   return {
     bctg: {
-      www: origin(env, 'TN_BCTG_ORIGIN', DEFAULT_ORIGINS.bctg.www),
-      ws: origin(env, 'TN_BCTG_WS_ORIGIN', DEFAULT_ORIGINS.bctg.ws),
-      api: origin(env, 'TN_BCTG_API_ORIGIN', DEFAULT_ORIGINS.bctg.api),
+      www: origin(env, 'TN_BCTG_ORIGIN', bctg.TN_BCTG_ORIGIN),
+      ws: origin(env, 'TN_BCTG_WS_ORIGIN', bctg.TN_BCTG_WS_ORIGIN),
+      api: origin(env, 'TN_BCTG_API_ORIGIN', bctg.TN_BCTG_API_ORIGIN),
     },
-    sfuOutlines: origin(env, 'TN_SFU_OUTLINES_ORIGIN', DEFAULT_ORIGINS.sfuOutlines),
+    sfuOutlines: origin(env, 'TN_SFU_OUTLINES_ORIGIN', ORIGIN_VARIABLES[SFU_CRAWL_SOURCE].TN_SFU_OUTLINES_ORIGIN),
   };
 }
 
-/** Every host a crawl may reach, for the client's allow-list and the deployed egress rules. */
-export function crawlHosts(origins: CrawlOrigins = DEFAULT_ORIGINS): Record<CrawlableSource, string[]> {
+/** The origins a crawl of each source may reach: its client's allow-list, every other origin refused. */
+export function allowedOrigins(origins: CrawlOrigins = DEFAULT_ORIGINS): Record<CrawlableSource, string[]> {
   return {
     [TRANSFER_SOURCE]: [origins.bctg.www, origins.bctg.ws, origins.bctg.api],
     [SFU_CRAWL_SOURCE]: [origins.sfuOutlines],
@@ -94,7 +101,7 @@ export function createCrawler(
     backoffMs: positiveMs(env, 'TN_CRAWL_BACKOFF_MS'),
     userAgent: env.TN_CRAWL_USER_AGENT?.trim() || undefined,
     ...client,
-    allowedOrigins: crawlHosts(origins)[request.source],
+    allowedOrigins: allowedOrigins(origins)[request.source],
   });
   const crawler =
     request.source === TRANSFER_SOURCE
