@@ -6,6 +6,7 @@ import { catalogKeys, crawlKeys } from '../../functions/shared/store/keys.js';
 import { parseBctgApiRecords } from '../../functions/transfer/bctg-adapters.js';
 import { institutionId } from '../../functions/shared/catalog/institutions.js';
 import { BctgReplay, bctgFixture } from '../support/bctg-replay.js';
+import { writesDuring } from '../support/store-commands.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import type { Store } from '../../functions/shared/store/dynamo-client.js';
 
@@ -59,29 +60,6 @@ async function storedRuleIds(store: Store, sender: string, receiver: string): Pr
     ),
   );
   return new Set((result.Items ?? []).filter((i) => i.status === 'active').map((i) => String(i.PK).slice('RULE#'.length)));
-}
-
-/** Every table write a crawl sends, by command and sort key. */
-async function writesDuring<T>(store: Store, fn: () => Promise<T>): Promise<{ result: T; writes: { command: string; keys: string[] }[] }> {
-  const writes: { command: string; keys: string[] }[] = [];
-  const name = `writes-${Math.random()}`;
-  store.doc.middlewareStack.add(
-    (next, context) => (args) => {
-      const command = String(context.commandName);
-      const input = args.input as { Item?: Record<string, unknown>; Key?: Record<string, unknown>; RequestItems?: Record<string, { PutRequest?: { Item: Record<string, unknown> } }[]>; TransactItems?: unknown[] };
-      if (/Put|Update|Delete|BatchWrite|TransactWrite/.test(command)) {
-        const keys = input.Item ? [`${input.Item.PK}|${input.Item.SK}`] : input.Key ? [`${input.Key.PK}|${input.Key.SK}`] : Object.values(input.RequestItems ?? {}).flat().map((r) => `${r.PutRequest?.Item.PK}|${r.PutRequest?.Item.SK}`);
-        writes.push({ command, keys });
-      }
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    return { result: await fn(), writes };
-  } finally {
-    store.doc.middlewareStack.remove(name);
-  }
 }
 
 describe('BC Transfer Guide crawl against the replayed site', () => {
@@ -200,6 +178,70 @@ describe('BC Transfer Guide crawl against the replayed site', () => {
       expect(texts).toContain('CMPT 1XX');
     } finally {
       replay.changeAgreement(changed.Id, { Detail: detail });
+    }
+  }, 120_000);
+
+  it('waits out a 503 on a search page as its Retry-After says, retries a search that stalls, and keeps at most two requests in flight per host', async () => {
+    const { store } = await freshStore();
+    for (const origin of [replay.www, replay.ws, replay.api]) origin.latencyMs = 15;
+    const search = (subjectId: number, page: number) => (r: { url: string; body: string }) =>
+      r.url.startsWith('/wp-json/') && new URLSearchParams(r.body).get('subjectId') === String(subjectId) && new URLSearchParams(r.body).get('pageNumber') === String(page);
+    // Langara CPSC has 19 pages: page 2 is refused once with Retry-After, page 3 stalls past the client's time limit once.
+    replay.www.inject(search(531, 2), { status: 503, retryAfter: '1' });
+    replay.www.inject(search(531, 3), { delayMs: 4000 });
+    try {
+      const outcome = await crawl(store, { source: 'bctransferguide', senders: ['LANG'] });
+      expect(outcome.errors).toEqual([]);
+      expect(outcome.status).toBe('complete');
+      expect(outcome.run.pages.failed).toBe(0);
+      const refused = replay.www.log.filter((r) => search(531, 2)(r));
+      expect(refused.map((r) => r.status)).toEqual([503, 200]);
+      expect(refused[1]!.at - refused[0]!.at).toBeGreaterThanOrEqual(1000);
+      expect(replay.www.log.filter((r) => search(531, 3)(r))).toHaveLength(2);
+      for (const [receiver, ids] of expectedRules(15)) expect(await storedRuleIds(store, 'langara', receiver), receiver).toEqual(ids);
+      // Pages 2..19 went out two at a time, never three, to the site.
+      expect(replay.www.maxInFlight).toBe(2);
+      for (const origin of [replay.ws, replay.api]) expect(origin.maxInFlight, origin.name).toBeLessThanOrEqual(2);
+      // Retries and the nonce page are requests too: the run counts every one.
+      expect(outcome.run.requests).toBe(replay.www.log.length + replay.ws.log.length + replay.api.log.length);
+    } finally {
+      for (const origin of [replay.www, replay.ws, replay.api]) origin.latencyMs = 0;
+    }
+  }, 120_000);
+
+  it('resumes a crawl cut short where it stopped: subjects finished before the cut are not searched again, and the rules end as a clean crawl leaves them', async () => {
+    const { store } = await freshStore();
+    const stop = new AbortController();
+    let searches = 0;
+    // Cut in the middle of Alexander College's CPSC pages (its 8 pages come after BUEC's one).
+    replay.www.onRequest = (r) => {
+      if (r.url.startsWith('/wp-json/') && ++searches === 5) stop.abort();
+    };
+    let cut: Awaited<ReturnType<typeof crawl>>;
+    try {
+      cut = await crawl(store, { source: 'bctransferguide' }, { signal: stop.signal });
+    } finally {
+      replay.www.onRequest = undefined;
+    }
+    expect(cut.status).toBe('paused');
+    expect(cut.position).toEqual(['ALEX', 'BUEC', String(1000).padStart(10, '0')]);
+    expect(cut.run.units).toEqual({ changed: 1, unchanged: 0, failed: 0 });
+    for (const origin of [replay.www, replay.ws, replay.api]) origin.resetCounters();
+
+    const resumed = await crawl(store);
+    expect(resumed.errors).toEqual([]);
+    expect(resumed.status).toBe('complete');
+    expect(resumed.crawlId).toBe(cut.crawlId);
+    // BUEC was finished and saved before the cut: never searched again; CPSC, cut halfway, is searched again whole.
+    const searched = replay.searches().map((s) => `${s.form.institutionCode} ${s.form.subjectCode} ${s.form.pageNumber}`);
+    expect(searched.filter((s) => s.startsWith('ALEX BUEC'))).toEqual([]);
+    expect(searched.filter((s) => s.startsWith('ALEX CPSC')).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `ALEX CPSC ${i + 1}`).sort());
+    // Every subject of the crawl counted once across its two runs, and the table holds what a clean crawl stores.
+    const subjects = [...replay.fixture.subjects.values()].reduce((n, list) => n + list.length, 0);
+    expect(resumed.crawl.units).toEqual({ changed: subjects, unchanged: 0, failed: 0 });
+    for (const sender of [10020, 15]) {
+      const code = replay.fixture.institutions.find((i) => i.Id === sender)!.Code;
+      for (const [receiver, ids] of expectedRules(sender)) expect(await storedRuleIds(store, institutionId(code), receiver), `${code} → ${receiver}`).toEqual(ids);
     }
   }, 120_000);
 

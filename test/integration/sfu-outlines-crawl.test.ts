@@ -2,7 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crawlSource } from '../../functions/ingest/crawl/crawl-source.js';
 import { atOrBefore } from '../../functions/ingest/crawl/crawler.js';
 import type { Store } from '../../functions/shared/store/dynamo-client.js';
+import { crawlKeys } from '../../functions/shared/store/keys.js';
 import { SfuOutlinesReplay } from '../support/sfu-outlines-replay.js';
+import { writesDuring } from '../support/store-commands.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const CLIENT = { backoffMs: 20, maxBackoffMs: 200, timeoutMs: 1500 };
@@ -83,8 +85,10 @@ describe('SFU course outlines crawl against the replayed API', () => {
     const store = server.services.store;
     const first = await crawl(store);
     replay.site.resetCounters();
-    const second = await crawl(store);
+    const { result: second, writes } = await writesDuring(store, () => crawl(store));
     expect(second.status).toBe('complete');
+    // Only the crawl's own bookkeeping was written: its state item (checkpoint, lease) and its run record.
+    expect([...new Set(writes.flatMap((w) => w.keys))].sort()).toEqual([`INGEST#sfu-outlines|CRAWL`, `INGEST#sfu-outlines|${crawlKeys.runPrefix}${second.runId}`].sort());
     const requests = replay.site.log;
     expect(requests.filter((r) => r.status !== 404).every((r) => r.headers['if-none-match'] && r.status === 304)).toBe(true);
     expect(second.run.pages).toEqual({ fetched: 0, unchanged: first.run.pages.fetched, failed: 0, missing: first.run.pages.missing });
