@@ -151,6 +151,24 @@ describe('BC Transfer Guide crawl against the replayed site', () => {
     expect(writes.some((w) => w.command === 'BatchWriteItemCommand')).toBe(false);
   }, 120_000);
 
+  it('recrawls lists that come without validators by their content, and still writes nothing when nothing changed', async () => {
+    const bare = new BctgReplay(bctgFixture(), { noValidators: true });
+    const bareEnv = await bare.start();
+    try {
+      const { store } = await freshStore();
+      const first = await crawlSource(store, { source: 'bctransferguide', senders: ['ALEX'] }, { env: bareEnv, client: CLIENT });
+      expect(first.status).toBe('complete');
+      const { result: second, writes } = await writesDuring(store, () => crawlSource(store, { source: 'bctransferguide', senders: ['ALEX'] }, { env: bareEnv, client: CLIENT }));
+      expect(second.status).toBe('complete');
+      expect([...bare.ws.log, ...bare.api.log].some((r) => r.headers['if-none-match'] || r.headers['if-modified-since'])).toBe(false);
+      expect(second.run.pages).toEqual({ fetched: 0, unchanged: first.run.pages.fetched, failed: 0, missing: 0 });
+      expect(second.run.ingestion).toEqual({ written: 0, retired: 0, rejected: 0 });
+      expect([...new Set(writes.flatMap((w) => w.keys))].sort()).toEqual([`INGEST#bctransferguide|CRAWL`, `INGEST#bctransferguide|${crawlKeys.runPrefix}${second.runId}`].sort());
+    } finally {
+      await bare.close();
+    }
+  }, 120_000);
+
   it('writes only what changed upstream, and sends the nonce again after the site refuses a lapsed one', async () => {
     const { server, store } = await freshStore();
     await crawl(store);

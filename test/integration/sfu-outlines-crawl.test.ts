@@ -3,7 +3,7 @@ import { crawlSource } from '../../functions/ingest/crawl/crawl-source.js';
 import { atOrBefore } from '../../functions/ingest/crawl/crawler.js';
 import type { Store } from '../../functions/shared/store/dynamo-client.js';
 import { crawlKeys } from '../../functions/shared/store/keys.js';
-import { SfuOutlinesReplay } from '../support/sfu-outlines-replay.js';
+import { sfuFixture, SfuOutlinesReplay } from '../support/sfu-outlines-replay.js';
 import { writesDuring } from '../support/store-commands.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -94,6 +94,27 @@ describe('SFU course outlines crawl against the replayed API', () => {
     expect(second.run.pages).toEqual({ fetched: 0, unchanged: first.run.pages.fetched, failed: 0, missing: first.run.pages.missing });
     expect(second.run.ingestion).toEqual({ written: 0, retired: 0, rejected: 0 });
     expect(second.run.units.changed).toBe(0);
+  }, 120_000);
+
+  it('recrawls a site that gives no validators by reading every page again, and writes nothing when no content changed', async () => {
+    const bare = new SfuOutlinesReplay(sfuFixture(['MACM']), { noValidators: true });
+    const bareEnv = await bare.start();
+    try {
+      const server = await freshServer();
+      const store = server.services.store;
+      const first = await crawlSource(store, FALL_2026, { env: bareEnv, client: CLIENT });
+      expect(first.status).toBe('complete');
+      expect(bare.site.log.every((r) => r.headers['if-none-match'] === undefined && r.headers['if-modified-since'] === undefined)).toBe(true);
+      bare.site.resetCounters();
+      const { result: second, writes } = await writesDuring(store, () => crawlSource(store, FALL_2026, { env: bareEnv, client: CLIENT }));
+      expect(second.status).toBe('complete');
+      expect(bare.site.log.every((r) => r.status === 200 || r.status === 404)).toBe(true);
+      expect(second.run.pages).toEqual({ fetched: 0, unchanged: first.run.pages.fetched, failed: 0, missing: first.run.pages.missing });
+      expect(second.run.units.changed).toBe(0);
+      expect([...new Set(writes.flatMap((w) => w.keys))].sort()).toEqual([`INGEST#sfu-outlines|CRAWL`, `INGEST#sfu-outlines|${crawlKeys.runPrefix}${second.runId}`].sort());
+    } finally {
+      await bare.close();
+    }
   }, 120_000);
 
   it('picks up a changed outline: only its department is ingested again', async () => {

@@ -7,7 +7,7 @@ import { json, ReplayOrigin, validatorsFor, type Answer } from './replay-server.
  * only, JSON lists of `{text, value, …}` at every level, an outline `{info, instructor, courseSchedule}`
  * with Java-style dates, department case ignored, and a 404 `{"errorMessage": …}` for anything missing,
  * including the section list of a course its term lists (directed studies). ETag and Last-Modified on
- * every answer, 304 to a matching conditional request.
+ * every answer (unless asked not to), 304 to a matching conditional request.
  *
  * Rows are real: SFU's fall 2026 and spring 2026 sections and outlines as sfucourses-api captured them,
  * turned back into the API's shape.
@@ -148,7 +148,11 @@ export class SfuOutlinesReplay {
   private readonly changedAt = new Map<string, Date>();
   private clock = new Date('2026-06-01T08:00:00Z');
 
-  constructor(readonly fixture: SfuFixture = sfuFixture()) {
+  constructor(
+    readonly fixture: SfuFixture = sfuFixture(),
+    /** Answers without ETag or Last-Modified: nothing public shows whether SFU sends them. */
+    readonly options: { noValidators?: boolean } = {},
+  ) {
     this.site = new ReplayOrigin('sfu', (request) => this.answer(request));
   }
 
@@ -186,7 +190,7 @@ export class SfuOutlinesReplay {
     if (value === undefined) return NOT_FOUND;
     const key = segments.join('/');
     const body = JSON.stringify(value);
-    return json(value, validatorsFor(body, this.changedAt.get(key) ?? new Date('2026-05-01T08:00:00Z')));
+    return json(value, this.options.noValidators ? {} : validatorsFor(body, this.changedAt.get(key) ?? new Date('2026-05-01T08:00:00Z')));
   }
 
   private resolve([year, term, dept, number, section, ...extra]: string[]): unknown {
