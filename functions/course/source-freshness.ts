@@ -1,4 +1,5 @@
 import { institutionId } from '../shared/catalog/institutions.js';
+import { termOrder, trimesterAt } from '../shared/catalog/terms.js';
 import { CRAWL_FEEDS, CRAWLED_SOURCES, readCrawlStates, type CrawledSource, type CrawlState } from '../shared/ingestion/crawl-store.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 
@@ -7,7 +8,7 @@ export interface SourceFreshnessView {
   source: CrawledSource;
   /** The sources its records go to (the SFU crawl writes outlines and sections). */
   feeds: string[];
-  /** Every part of the source (each sending institution, each term) was verified at least this recently. */
+  /** Every part of the source still crawled (each sending institution, each term not yet over) was verified at least this recently. */
   verifiedAt: string | null;
   /** The most recent verification of any part. */
   newestVerifiedAt: string | null;
@@ -38,7 +39,10 @@ function view(source: CrawledSource, state: CrawlState, now: Date): SourceFreshn
   const parts = Object.entries(state.parts)
     .map(([part, p]) => ({ part, verifiedAt: p.verifiedAt, ...(p.changedAt ? { changedAt: p.changedAt } : {}), ...(p.lastFailedAt ? { lastFailedAt: p.lastFailedAt } : {}) }))
     .sort((a, b) => a.part.localeCompare(b.part));
-  const verified = parts.map((p) => p.verifiedAt).sort();
+  // A term that is over is no longer crawled (the default crawl takes the current term and later ones): its
+  // last verification stays listed but does not make the source look stale, unless nothing else is known.
+  const current = parts.filter((p) => !isPastTerm(p.part, now));
+  const verified = (current.length ? current : parts).map((p) => p.verifiedAt).sort();
   const changed = parts.flatMap((p) => (p.changedAt ? [p.changedAt] : [])).sort();
   const oldest = verified[0] ?? null;
   return {
@@ -51,6 +55,11 @@ function view(source: CrawledSource, state: CrawlState, now: Date): SourceFreshn
     parts,
     ...(state.lastRun ? { lastRun: { status: state.lastRun.status, finishedAt: state.lastRun.finishedAt, pages: state.lastRun.pages } } : {}),
   };
+}
+
+/** `term:2026-spring` once summer 2026 has begun. */
+function isPastTerm(part: string, now: Date): boolean {
+  return part.startsWith('term:') && termOrder(part.slice('term:'.length)) < termOrder(trimesterAt(now));
 }
 
 /** A sender part speaks for its institution's transfer rules; a term part for SFU's outlines and sections. */

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crawlSource } from '../../functions/ingest/crawl/crawl-source.js';
 import { atOrBefore } from '../../functions/ingest/crawl/crawler.js';
 import type { Store } from '../../functions/shared/store/dynamo-client.js';
+import { readCrawlFreshness } from '../../functions/course/source-freshness.js';
 import { crawlKeys } from '../../functions/shared/store/keys.js';
 import { sfuFixture, SfuOutlinesReplay } from '../support/sfu-outlines-replay.js';
 import { writesDuring } from '../support/store-commands.js';
@@ -115,6 +116,34 @@ describe('SFU course outlines crawl against the replayed API', () => {
     } finally {
       await bare.close();
     }
+  }, 120_000);
+
+  it('says how fresh the outlines are per term, and a term that is over no longer makes the source look stale', async () => {
+    const server = await freshServer();
+    const store = server.services.store;
+    const spring = await crawlSource(store, { source: 'sfu-outlines', terms: ['2026-spring'] }, { env, client: CLIENT });
+    const fall = await crawl(store);
+    expect([spring.status, fall.status]).toEqual(['complete', 'complete']);
+    const parts = (at: string) => readCrawlFreshness(store, new Date(at)).then((f) => f.sources.find((s) => s.source === 'sfu-outlines')!);
+
+    // In fall 2026 both terms are listed; spring is over, so the source is as fresh as its fall term.
+    const inFall = await parts('2026-10-01T12:00:00Z');
+    expect(inFall.parts.map((p) => p.part)).toEqual(['term:2026-fall', 'term:2026-spring']);
+    const [fallPart, springPart] = inFall.parts;
+    expect(springPart!.verifiedAt < fallPart!.verifiedAt).toBe(true);
+    expect(inFall.verifiedAt).toBe(fallPart!.verifiedAt);
+    // In spring 2026 (a crawl's clock behind the site's), both count: the oldest wins.
+    expect((await parts('2026-03-01T12:00:00Z')).verifiedAt).toBe(springPart!.verifiedAt);
+    // Once every crawled term is over, they all count again rather than none.
+    expect((await parts('2027-06-01T12:00:00Z')).verifiedAt).toBe(springPart!.verifiedAt);
+
+    // The tool shows the same figure, per source and per institution.
+    const listed = await server.rest('tn_course_institutions', { limit: 100 });
+    const outlines = listed.body.sourceFreshness.find((f: { source: string }) => f.source === 'sfu-outlines');
+    expect(outlines.feeds).toEqual(['sfu-outlines', 'sfu-sections']);
+    expect(outlines.lastRun).toMatchObject({ status: 'complete', pages: fall.run.pages });
+    const sfu = listed.body.items.find((i: { id: string }) => i.id === 'sfu');
+    expect(sfu.sources.find((s: { source: string }) => s.source === 'sfu-sections').lastVerifiedAt).toBe(fallPart!.verifiedAt);
   }, 120_000);
 
   it('picks up a changed outline: only its department is ingested again', async () => {

@@ -31,7 +31,7 @@ export const InstitutionSchema = z.object({
 export const SourceFreshnessSchema = z.object({
   source: z.string().describe('A source crawled from its live site: "bctransferguide" (the BC Transfer Guide) or "sfu-outlines" (SFU Course Outlines)'),
   feeds: z.array(z.string()).describe('The data sources its records go to, as named in sources[].source'),
-  verifiedAt: z.iso.datetime().nullable().describe('Every part of the source (each sending institution, each term) was read and found current at least this recently; null before the first complete crawl'),
+  verifiedAt: z.iso.datetime().nullable().describe('Every part of the source still crawled (each sending institution, each term not yet over) was read and found current at least this recently; null before the first complete crawl'),
   newestVerifiedAt: z.iso.datetime().nullable(),
   changedAt: z.iso.datetime().nullable().describe('When a crawl last found something changed and updated it'),
   ageHours: z.number().nullable().describe('Hours since verifiedAt: how stale the source can be at most'),

@@ -1,6 +1,6 @@
 import { forEachAtOnce } from '../../shared/at-once.js';
 import type { CatalogRecord } from '../../shared/catalog/catalog-model.js';
-import { parseTerm, termLabel, termOrder } from '../../shared/catalog/terms.js';
+import { parseTerm, termLabel, termOrder, trimesterAt } from '../../shared/catalog/terms.js';
 import { readPageMemories, writePageMemories } from '../../shared/ingestion/crawl-store.js';
 import type { Store } from '../../shared/store/dynamo-client.js';
 import { atOrBefore, compareText, type CrawlContext, type Crawler, type CrawlStep, type UnitResult } from './crawler.js';
@@ -22,9 +22,7 @@ export function sfuTerm(input: string): string | undefined {
 }
 
 /** The term a date falls in at SFU (spring Jan–Apr, summer May–Aug, fall Sep–Dec). */
-export function currentSfuTerm(at: Date): string {
-  return `${at.getUTCFullYear()}-${SEASON_VALUES[Math.floor(at.getUTCMonth() / 4)]}`;
-}
+export const currentSfuTerm = trimesterAt;
 
 /**
  * SFU's course outlines over the API's hierarchy, years → terms → departments → courses → sections →
