@@ -80,6 +80,51 @@ describe('the scheduled crawl function', () => {
     }
   }, 120_000);
 
+  it("stops a unit short of the function's time, saving where it is, and the next heartbeat continues from there", async () => {
+    // A table of its own: this crawl starts from nothing.
+    const tableName = `tn-scheduled-crawl-${ulid()}`;
+    await ensureTable(store.client, tableName);
+    process.env.TN_TABLE_NAME = tableName;
+    vi.resetModules();
+    const { handler: heartbeat } = (await import('../../functions/ingest/handler.js')) as { handler: typeof handler };
+    const budget = 14 * 60_000;
+    // Only Date is faked (sockets and timers run as usual): the clock jumps once MACM, the first department, is under way,
+    // to 30 s before the run's deadline: MACM may finish, no unit may start after it.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    const startedAt = Date.now();
+    let jumped = false;
+    replay.site.resetCounters();
+    replay.site.onRequest = (request) => {
+      if (jumped || !request.url.includes('?2026/fall/macm/')) return;
+      jumped = true;
+      vi.setSystemTime(startedAt + budget - 45_000 - 30_000);
+    };
+    let first;
+    try {
+      first = await heartbeat({}, { ...lambdaContext(), getRemainingTimeInMillis: () => budget });
+    } finally {
+      vi.useRealTimers();
+      replay.site.onRequest = undefined;
+    }
+    expect(jumped).toBe(true);
+    expect(first.crawl.status).toBe('paused');
+    expect(first.crawl.position).toEqual([expect.any(String), 'macm']);
+    expect(replay.site.log.some((r) => r.url.includes('?2026/fall/stat'))).toBe(false);
+
+    replay.site.resetCounters();
+    const second = await heartbeat({}, context());
+    expect(second.crawl.status).toBe('complete');
+    // MACM was saved as done: the next heartbeat starts at STAT and never asks for MACM again.
+    expect(replay.site.log.some((r) => r.url.includes('?2026/fall/macm'))).toBe(false);
+    expect(replay.site.log.some((r) => r.url.includes('?2026/fall/stat/'))).toBe(true);
+    const runs = await unrecorded(() =>
+      store.doc.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :run)', ExpressionAttributeValues: { ':pk': 'INGEST#sfu-outlines', ':run': crawlKeys.runPrefix } })),
+    );
+    // Two runs of one crawl.
+    expect(runs.Items?.map((r) => r.status)).toEqual(['paused', 'complete']);
+    expect(new Set(runs.Items?.map((r) => r.crawlId)).size).toBe(1);
+  }, 120_000);
+
   it('reports a failed crawl run (the site answering 503 to everything) without throwing: the next heartbeat retries', async () => {
     process.env.TN_CRAWL_EVERY_HOURS = '0.00001';
     replay.site.inject(() => true, ...Array.from({ length: 40 }, () => ({ status: 503 })));
