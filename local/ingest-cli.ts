@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { publishCatalogIndex } from '../functions/course/catalog-index.js';
 import type { IngestionRun } from '../functions/ingest/ingest-source.js';
 import { ingestorNamed, INGESTORS } from '../functions/ingest/sources.js';
-import { CRAWLABLE_SOURCES, isCrawlable, type CrawlRequest } from '../functions/ingest/crawl/crawlers.js';
+import { CRAWLABLE_SOURCES, crawlEnvironment, CrawlSettingError, isCrawlable, type CrawlRequest } from '../functions/ingest/crawl/crawlers.js';
 import { sfuTerm } from '../functions/ingest/crawl/sfu-outlines-crawler.js';
 import { crawlSource, describeCrawlRun } from '../functions/ingest/crawl/crawl-source.js';
 import { withStore } from './store-session.js';
@@ -86,6 +86,12 @@ function crawlRequest(source: string, values: { file?: string[]; sender?: string
 }
 
 async function crawl(request: CrawlRequest, env: Record<string, string | undefined>): Promise<number> {
+  try {
+    crawlEnvironment(env);
+  } catch (error) {
+    if (error instanceof CrawlSettingError) return usageError(error.message);
+    throw error;
+  }
   const stop = new AbortController();
   const interrupt = () => {
     if (stop.signal.aborted) return;

@@ -75,5 +75,16 @@ describe('npm run ingest -- --crawl', () => {
       expect(bad.output()).toMatch(message);
       expect(bad.output()).not.toMatch(/\n\s+at /);
     }
+    // A setting that cannot be used is named before anything starts.
+    for (const [setting, message] of [
+      [{ TN_BCTG_ORIGIN: 'ftp://www.bctransferguide.ca' }, /TN_BCTG_ORIGIN must be an http\(s\) origin such as https:\/\/www\.bctransferguide\.ca/],
+      [{ TN_BCTG_API_ORIGIN: 'https://api.bctransferguide.ca/tcs' }, /TN_BCTG_API_ORIGIN must be an http\(s\) origin .*\(no path, no credentials\)/],
+      [{ TN_CRAWL_TIMEOUT_MS: '-5' }, /TN_CRAWL_TIMEOUT_MS must be a positive integer \(milliseconds\), got "-5"/],
+    ] as const) {
+      const bad = ingest(['--source', 'bctransferguide', '--crawl'], { ...env, ...table, ...setting });
+      expect((await bad.exited).code, bad.output()).toBe(2);
+      expect(bad.output()).toMatch(message);
+      expect(bad.output()).not.toMatch(/\n\s+at /);
+    }
   }, 180_000);
 });

@@ -13,32 +13,26 @@ export const InstitutionSchema = z.object({
       lastIngestedAt: z.iso.datetime(),
       records: z.number().int(),
       nextScheduledRun: z.iso.datetime().nullable().describe('When scheduled ingestion runs next; null when not scheduled (local)'),
-      lastVerifiedAt: z.iso
-        .datetime()
-        .optional()
-        .describe('When a crawl of the live source last read every page about this institution and found its data current (changed or not); absent for data loaded from files'),
-      rulesSent: z.number().int().optional().describe('Of the records, the transfer rules (bctransferguide) or agreements (when crawled) with this institution as the sending side'),
+      lastVerifiedAt: z.iso.datetime().optional().describe("When a crawl of the live source last found this institution's data current; absent for data from files"),
+      rulesSent: z.number().int().optional().describe('Of the records, transfer rules with this institution as sender'),
     }),
   ),
   lastIngestedAt: z.iso.datetime().nullable(),
   courses: z.number().int().optional().describe('Courses in the catalog for this institution, merged across its sources (0 when no catalog source covers it)'),
-  sendsTransferRules: z
-    .boolean()
-    .optional()
-    .describe('Whether Tutor Nexus holds BC Transfer Guide rules with this institution as the sending institution, i.e. whether tn_transfer_resolve can plan transfers from it'),
+  sendsTransferRules: z.boolean().optional().describe('Whether transfer rules from this institution are held: tn_transfer_resolve can plan from it'),
 });
 
 export const SourceFreshnessSchema = z.object({
-  source: z.string().describe('A source crawled from its live site: "bctransferguide" (the BC Transfer Guide) or "sfu-outlines" (SFU Course Outlines)'),
-  feeds: z.array(z.string()).describe('The data sources its records go to, as named in sources[].source'),
-  verifiedAt: z.iso.datetime().nullable().describe('Every part of the source still crawled (each sending institution, each term not yet over) was read and found current at least this recently; null before the first complete crawl'),
+  source: z.string().describe('bctransferguide or sfu-outlines'),
+  feeds: z.array(z.string()).describe('The sources[].source its records go to'),
+  verifiedAt: z.iso.datetime().nullable().describe('Every part still crawled (each sender, each term not over) was found current at least this recently; null before a complete crawl'),
   newestVerifiedAt: z.iso.datetime().nullable(),
-  changedAt: z.iso.datetime().nullable().describe('When a crawl last found something changed and updated it'),
-  ageHours: z.number().nullable().describe('Hours since verifiedAt: how stale the source can be at most'),
-  parts: z.array(z.object({ part: z.string().describe('e.g. "sender:LANG" or "term:2026-fall"'), verifiedAt: z.iso.datetime(), changedAt: z.iso.datetime().optional(), lastFailedAt: z.iso.datetime().optional() })),
+  changedAt: z.iso.datetime().nullable().describe('When a crawl last changed its data'),
+  ageHours: z.number().nullable().describe('Hours since verifiedAt'),
+  parts: z.array(z.object({ part: z.string().describe('e.g. sender:LANG, term:2026-fall'), verifiedAt: z.iso.datetime(), changedAt: z.iso.datetime().optional(), lastFailedAt: z.iso.datetime().optional() })),
   lastRun: z
     .object({
-      status: z.string().describe('complete, paused (resumes on the next run), failed, busy or fresh'),
+      status: z.string().describe('complete, paused (resumes), failed, busy or fresh'),
       finishedAt: z.iso.datetime(),
       pages: z.object({ fetched: z.number().int(), unchanged: z.number().int(), failed: z.number().int(), missing: z.number().int() }),
     })
@@ -53,11 +47,11 @@ export const institutionsContract = defineContract({
     'Lists the institutions Tutor Nexus knows, with the slug to use in course references, the BC Transfer Guide code, and per ' +
     'data source when it was last ingested, how many records its last run carried and when the next scheduled ingestion runs. Use this to find the right institution id ' +
     'or to tell a student how fresh and how complete the data is (course count per institution), and which institutions have transfer rules as senders ' +
-    '(sendsTransferRules). sourceFreshness says how recently each live source (the BC Transfer Guide, SFU Course Outlines) was crawled and verified. ' +
+    '(sendsTransferRules); sourceFreshness: when each live source (BC Transfer Guide, SFU outlines) was last crawled and verified. ' +
     'Returns a page of institutions. Example: {}.',
   input: z.strictObject({ ...PaginationInput }),
   output: paginated(InstitutionSchema).extend({
-    sourceFreshness: z.array(SourceFreshnessSchema).optional().describe('How fresh each source crawled from its live site is'),
+    sourceFreshness: z.array(SourceFreshnessSchema).optional().describe('Per source crawled from its live site'),
   }),
   responseTime: 'fast',
   tags: ['catalog', 'institutions'],

@@ -27,6 +27,9 @@ export const DEFAULT_ORIGINS: CrawlOrigins = {
 
 type Env = Record<string, string | undefined>;
 
+/** A crawl setting in the environment that cannot be used (named, with what it should look like). */
+export class CrawlSettingError extends Error {}
+
 function origin(env: Env, name: string, fallback: string): string {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
@@ -34,10 +37,10 @@ function origin(env: Env, name: string, fallback: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`${name} must be an http(s) origin such as ${fallback}, got "${raw}"`);
+    throw new CrawlSettingError(`${name} must be an http(s) origin such as ${fallback}, got "${raw}"`);
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || (url.pathname !== '/' && url.pathname !== '')) {
-    throw new Error(`${name} must be an http(s) origin such as ${fallback} (no path, no credentials), got "${raw}"`);
+    throw new CrawlSettingError(`${name} must be an http(s) origin such as ${fallback} (no path, no credentials), got "${raw}"`);
   }
   return url.origin;
 }
@@ -73,7 +76,7 @@ function positiveMs(env: Env, name: string): number | undefined {
   const raw = env[name]?.trim();
   if (!raw) return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer (milliseconds), got "${raw}"`);
+  if (!Number.isInteger(value) || value < 1) throw new CrawlSettingError(`${name} must be a positive integer (milliseconds), got "${raw}"`);
   return value;
 }
 
@@ -85,24 +88,33 @@ export interface CrawlRequest {
   terms?: string[];
 }
 
+export interface CrawlEnvironment {
+  origins: CrawlOrigins;
+  client: Pick<PoliteClientOptions, 'timeoutMs' | 'backoffMs' | 'userAgent'>;
+}
+
 /**
- * The crawler and its polite client for one source, from the environment: origins, and the time
- * limit and first backoff of requests (TN_CRAWL_TIMEOUT_MS, TN_CRAWL_BACKOFF_MS).
+ * The crawl settings of the environment: origins, and the time limit, first backoff and User-Agent of
+ * requests (TN_CRAWL_TIMEOUT_MS, TN_CRAWL_BACKOFF_MS, TN_CRAWL_USER_AGENT). Throws CrawlSettingError
+ * naming the variable that cannot be used, before anything starts.
  */
+export function crawlEnvironment(env: Env = process.env): CrawlEnvironment {
+  return {
+    origins: crawlOrigins(env),
+    client: { timeoutMs: positiveMs(env, 'TN_CRAWL_TIMEOUT_MS'), backoffMs: positiveMs(env, 'TN_CRAWL_BACKOFF_MS'), userAgent: env.TN_CRAWL_USER_AGENT?.trim() || undefined },
+  };
+}
+
+/** The crawler and its polite client for one source, as the environment sets them. */
 export function createCrawler(
   store: Store,
   request: CrawlRequest,
   env: Env = process.env,
   client: Omit<PoliteClientOptions, 'allowedOrigins'> = {},
 ): { crawler: Crawler; client: PoliteClient } {
-  const origins = crawlOrigins(env);
-  const polite = new PoliteClient({
-    timeoutMs: positiveMs(env, 'TN_CRAWL_TIMEOUT_MS'),
-    backoffMs: positiveMs(env, 'TN_CRAWL_BACKOFF_MS'),
-    userAgent: env.TN_CRAWL_USER_AGENT?.trim() || undefined,
-    ...client,
-    allowedOrigins: allowedOrigins(origins)[request.source],
-  });
+  const settings = crawlEnvironment(env);
+  const origins = settings.origins;
+  const polite = new PoliteClient({ ...settings.client, ...client, allowedOrigins: allowedOrigins(origins)[request.source] });
   const crawler =
     request.source === TRANSFER_SOURCE
       ? bctgCrawler(store, new BctgSite(polite, origins.bctg), { senders: request.senders, searchOrigin: origins.bctg.www })
