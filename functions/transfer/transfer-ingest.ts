@@ -23,15 +23,15 @@ export async function ingestTransferRules(store: Store, origin: string, options:
 
 function prepareRules(text: string, ingestedAt: string): PreparedBatch {
   const parsed = parseBctgFile(text, ingestedAt);
-  const institutions = new Map<string, { records: number; name?: string; receivers: string[] }>();
+  const institutions = new Map<string, { records: number; name?: string; sent: number; receivers: string[] }>();
   const items: OwnedRow[] = [];
   for (const rule of parsed.rules) {
     for (const id of [rule.senderInstitution, rule.receiverInstitution]) {
+      const seen = institutions.get(id) ?? { records: 0, sent: 0, receivers: [] as string[] };
       const name = parsed.names?.get(id);
-      const seen = institutions.get(id) ?? { records: 0, receivers: [] };
       // Which institutions send rules, and towards whom, is what a student choosing "from" needs to know.
-      if (id === rule.senderInstitution && !seen.receivers.includes(rule.receiverInstitution)) seen.receivers.push(rule.receiverInstitution);
-      institutions.set(id, { ...seen, records: seen.records + 1, ...(name ? { name } : {}) });
+      const receivers = id === rule.senderInstitution && !seen.receivers.includes(rule.receiverInstitution) ? [...seen.receivers, rule.receiverInstitution] : seen.receivers;
+      institutions.set(id, { records: seen.records + 1, sent: seen.sent + (id === rule.senderInstitution ? 1 : 0), receivers, ...(name ? { name } : {}) });
     }
     items.push(...itemsOf(rule));
   }

@@ -9,6 +9,8 @@ export interface SourceFreshness {
   source: string;
   lastIngestedAt: string;
   records: number;
+  /** Of those, records with the institution as the sending side (transfer rules it sends). */
+  sent?: number;
   /** Transfer rules: the receivers the institution has sent rules towards (kept across runs). */
   receivers?: string[];
 }
@@ -21,13 +23,14 @@ export interface InstitutionEntry {
 }
 
 /**
- * The freshness of one source for every institution a run saw. The receivers an institution sends
- * transfer rules towards accumulate: a file of one pair says nothing about the sender's other pairs.
+ * The freshness of one source for every institution a run saw. A run in which an institution only
+ * receives rules leaves what an earlier run said it sends: a receiver in one file is a sender in another.
+ * The receivers it sends rules towards accumulate: a file of one pair says nothing about the sender's others.
  */
 export async function recordInstitutionFreshness(
   store: Store,
   source: string,
-  institutions: Map<string, { records: number; receivers?: string[] }>,
+  institutions: Map<string, { records: number; sent?: number; receivers?: string[] }>,
   at: string,
 ): Promise<void> {
   await Promise.all(
@@ -36,7 +39,9 @@ export async function recordInstitutionFreshness(
         new UpdateCommand({
           TableName: store.tableName,
           Key: catalogKeys.institutionSource(id, source),
-          UpdateExpression: `SET entity = :entity, institution = :id, #source = :source, lastIngestedAt = :at, records = :records${seen.receivers?.length ? ' ADD receivers :receivers' : ''}`,
+          UpdateExpression: `SET entity = :entity, institution = :id, #source = :source, lastIngestedAt = :at, records = :records${
+            seen.sent === undefined ? '' : seen.sent > 0 ? ', sent = :sent' : ', sent = if_not_exists(sent, :sent)'
+          }${seen.receivers?.length ? ' ADD receivers :receivers' : ''}`,
           ExpressionAttributeNames: { '#source': 'source' },
           ExpressionAttributeValues: {
             ':entity': ENTITY.institution,
@@ -44,6 +49,7 @@ export async function recordInstitutionFreshness(
             ':source': source,
             ':at': at,
             ':records': seen.records,
+            ...(seen.sent === undefined ? {} : { ':sent': seen.sent }),
             ...(seen.receivers?.length ? { ':receivers': new Set(seen.receivers) } : {}),
           },
         }),
@@ -83,6 +89,7 @@ export async function listInstitutions(store: Store): Promise<InstitutionEntry[]
       source: String(item.source),
       lastIngestedAt: String(item.lastIngestedAt),
       records: Number(item.records),
+      ...(item.sent !== undefined ? { sent: Number(item.sent) } : {}),
       ...(item.receivers instanceof Set ? { receivers: [...(item.receivers as Set<string>)].sort() } : {}),
     });
   }
@@ -114,7 +121,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     operation: 'UpdateItem',
     index: 'table',
     key: catalogKeys.institutionSource(param('institution'), param('source')),
-    usedBy: ['ingestion'],
-    notes: 'One per institution a run saw, with the records it had about it; ADD receivers (a string set) for a sender of transfer rules.',
+    usedBy: ['ingestion', 'crawls (a part that changed, or was never recorded)'],
+    notes: 'One per institution a run saw, with the records it had about it; transfer rules it sends are kept when a later run only has it receiving, and the receivers it sends them towards accumulate (ADD to a string set).',
   },
 ]);

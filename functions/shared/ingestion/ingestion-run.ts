@@ -30,7 +30,7 @@ export interface PreparedBatch {
   parsed: number;
   rejected: RejectedRecord[];
   /** Institution id → records about it (freshness), and names the data gives for unknown ones. */
-  institutions: Map<string, { records: number; name?: string; receivers?: string[] }>;
+  institutions: Map<string, { records: number; name?: string; sent?: number; receivers?: string[] }>;
   /** What becomes of owned items the batch no longer lists; retired when absent. */
   settleUnlisted?: UnlistedPolicy;
   /** Derived data the run replaces once its rows are written (a source's term lists), still holding the source's lease. */
@@ -42,6 +42,22 @@ export interface RunOptions {
   load?: LoadOptions;
   /** The source's lease: how long it holds, how long a run waits for another run of its source. */
   lease?: LeaseOptions;
+  /**
+   * The source's text, already fetched (a crawl hands over one part of a source: a subject's pages, a
+   * department's outlines): nothing is loaded and no conditional-GET state is read or kept; `origin`
+   * names where it came from.
+   */
+  content?: string;
+  /**
+   * Which stored rows of the run's scopes this content speaks for: a row it no longer lists is settled
+   * (retired, or as the source's policy says) only when this says so, and left as it is otherwise. A crawl
+   * of one department of a term speaks for that department's sections, not the whole term's.
+   */
+  coverage?: (existing: Record<string, unknown>) => boolean;
+  /** With `coverage`: whether a stored item (by key) can hold rows the content speaks for; one that cannot is not read. */
+  coverageOfItems?: (key: { PK: string; SK: string }) => boolean;
+  /** Whether the run records per-institution freshness (default); a crawl records it per part instead. */
+  recordFreshness?: boolean;
 }
 
 const MAX_QUARANTINED_PER_RUN = 500;
@@ -72,10 +88,14 @@ export async function runIngestion(
   try {
     lease = await takeSourceLease(store, source, runId, options.lease);
     const stateKey = catalogKeys.sourceState(source, originHash(origin));
-    // A file has no validators to send back: its state is never read. After a run cut short, a URL is
-    // loaded in full: what that run loaded was never all written.
-    const previous = isUrlOrigin(origin) && !lease.inheritedUnfinished ? (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: stateKey }))).Item : undefined;
-    const loaded = await loadSource(origin, { ...options.load, previous: previous ? { etag: previous.etag, lastModified: previous.lastModified } : undefined });
+    // A file, or content a crawl already fetched, has no validators to send back: its state is never read. After a
+    // run cut short, a URL is loaded in full: what that run loaded was never all written.
+    const conditional = options.content === undefined && isUrlOrigin(origin) && !lease.inheritedUnfinished;
+    const previous = conditional ? (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: stateKey }))).Item : undefined;
+    const loaded =
+      options.content !== undefined
+        ? { text: options.content, notModified: false, etag: undefined, lastModified: undefined }
+        : await loadSource(origin, { ...options.load, previous: previous ? { etag: previous.etag, lastModified: previous.lastModified } : undefined });
     if (loaded.notModified || loaded.text === undefined) {
       status = 'not-modified';
     } else {
@@ -85,7 +105,16 @@ export async function runIngestion(
       counts.rejected = batch.rejected.length;
       await quarantine(store, source, runId, batch.rejected, ingestedAt);
       const held = lease;
-      Object.assign(counts, await reconcile(store, source, batch.items, ingestedAt, { settleUnlisted: batch.settleUnlisted, guard: () => held.assertHeld(), beforeFirstWrite: () => held.markWriting() }));
+      Object.assign(
+        counts,
+        await reconcile(store, source, batch.items, ingestedAt, {
+          settleUnlisted: batch.settleUnlisted,
+          ...(options.coverage ? { covers: options.coverage } : {}),
+          ...(options.coverageOfItems ? { coversAggregate: options.coverageOfItems } : {}),
+          guard: () => held.assertHeld(),
+          beforeFirstWrite: () => held.markWriting(),
+        }),
+      );
       held.assertHeld();
       await batch.afterWrite?.();
       // Independent of each other, so sent together: a run's bookkeeping is a handful of round trips, not one per
@@ -94,7 +123,7 @@ export async function runIngestion(
         // A run after one cut short once it wrote announces that run's writes, even if it writes nothing itself.
         counts.written + counts.retired > 0 || held.inheritedUnfinished ? bumpCatalogVersion(store) : undefined,
         ...[...batch.institutions].map(([id, seen]) => ensureInstitution(store, id, seen.name)),
-        recordInstitutionFreshness(store, source, batch.institutions, ingestedAt),
+        options.recordFreshness === false ? undefined : recordInstitutionFreshness(store, source, batch.institutions, ingestedAt),
         loaded.etag || loaded.lastModified ? saveSourceState(store, { ...stateKey, origin, etag: loaded.etag, lastModified: loaded.lastModified, updatedAt: ingestedAt }) : undefined,
       ]);
       catalogVersion = version;

@@ -17,6 +17,9 @@ export const ENTITY = {
   sourceLease: 'SourceLease',
   quarantinedRecord: 'QuarantinedRecord',
   sourceState: 'SourceState',
+  crawlState: 'CrawlState',
+  crawlPages: 'CrawlPages',
+  crawlRun: 'CrawlRun',
   catalogVersion: 'CatalogVersion',
   sampleCatalogMarker: 'SampleCatalogMarker',
   termsOffered: 'TermsOffered',
@@ -56,6 +59,11 @@ export const keys = {
  */
 export const catalogKeys = {
   coursePartition: (institution: string, code: string) => `COURSE#${institution}#${code}`,
+  /** The course a partition key names (`COURSE#sfu#CMPT 225`), or undefined for any other partition. */
+  courseOfPartition: (pk: string): { institution: string; code: string } | undefined => {
+    const match = /^COURSE#([^#]+)#(.+)$/.exec(pk);
+    return match ? { institution: match[1]!, code: match[2]! } : undefined;
+  },
   /** What one source says of a course within one of its scopes, in one item. */
   courseRecords: (institution: string, code: string, source: string, scope: string) => ({
     PK: catalogKeys.coursePartition(institution, code),
@@ -126,6 +134,18 @@ export const catalogKeys = {
   /** The search index of one catalog version, stored as a manifest and gzip parts under 400 KB each. */
   searchIndexManifest: (version: number | string) => ({ PK: `SEARCH-INDEX#${version}`, SK: 'MANIFEST' }),
   searchIndexPart: (version: number | string, part: number | string) => ({ PK: `SEARCH-INDEX#${version}`, SK: `PART#${typeof part === 'number' ? String(part).padStart(5, '0') : part}` }),
+};
+
+/**
+ * A crawled source's own bookkeeping, beside its runs in `INGEST#<source>`: one state item (the lease that
+ * keeps two crawls of the source apart, each crawl's checkpoint, how fresh each part is), what the pages
+ * of each part answered last time, and a record per crawl run.
+ */
+export const crawlKeys = {
+  state: (source: string) => ({ PK: catalogKeys.ingestPartition(source), SK: 'CRAWL' }),
+  pages: (source: string, group: string) => ({ PK: catalogKeys.ingestPartition(source), SK: `CRAWL-PAGES#${group}` }),
+  run: (source: string, runId: string) => ({ PK: catalogKeys.ingestPartition(source), SK: `${crawlKeys.runPrefix}${runId}` }),
+  runPrefix: 'CRAWL-RUN#',
 };
 
 function ownership(source: string, scope: string): string {
