@@ -54,7 +54,7 @@ function prepareCatalog(adapter: SourceAdapter, text: string, context: AdapterCo
         aggregate: {
           ...catalogKeys.courseRecords(record.institution, record.code, adapter.name, scope),
           entity: ENTITY.courseRecords,
-          ownerScope: scope,
+          ownerScope: adapter.ownerScopeOf?.(record, context) ?? scope,
           // A course fragment lists its item under its institution, for the search index build.
           ...(record.kind === 'course' ? { listing: catalogKeys.byInstitution(record.institution, record.code, adapter.name, scope) } : {}),
         },

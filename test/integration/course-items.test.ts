@@ -90,7 +90,7 @@ describe("a course's items", () => {
         new PutCommand({
           TableName: store.tableName,
           Item: (() => {
-            const { GSI2PK: _owner, GSI2SK: _listed, ...written } = aggregateItem('test-grades', {
+            const { GSI2PK: _owner, ...written } = aggregateItem('test-grades', {
               ...key,
               rev: 4,
               rows: [{ ...gone.attributes, id: gone.id, scope: gone.scope, status: 'retired', contentHash: gone.hash, firstSeenAt: '2026-01-01T00:00:00.000Z', retiredAt: '2026-02-01T00:00:00.000Z' }],

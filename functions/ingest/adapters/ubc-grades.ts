@@ -115,6 +115,7 @@ export const ubcGradesAdapter: SourceAdapter = {
   // One CSV per campus, session and subject: a run retires only rows of the files' own scope, and a course's
   // grades of one session are one item (a new session adds items, never rewrites older ones).
   scopeOf: (record) => `${record.institution}:${('term' in record && record.term) || ''}:${record.code.split(' ')[0]}`,
+  ownerScopeOf: (record) => `${record.institution}:${('term' in record && record.term) || ''}`,
   description: 'UBC grade distributions (ubc-pair-grade-data CSVs: Tableau v2, Tableau v1, and PAIR formats)',
   institutions: ['ubc', 'ubco'],
   parse,

@@ -184,4 +184,10 @@ export interface SourceAdapter {
    * says of one course within one scope is one item (a term's sections, a session's grades).
    */
   scopeOf?(record: CatalogRecord, context: AdapterContext): string;
+  /**
+   * Where an item is listed as owned (the ownership index a run reads): its scope by default. A coarser
+   * one makes fewer, larger listings: a run of UBC's 2021S–2025W grades (~2,000 campus, session and
+   * subject scopes) reads one listing per campus and session.
+   */
+  ownerScopeOf?(record: CatalogRecord, context: AdapterContext): string;
 }

@@ -57,9 +57,9 @@ export function aggregateItem(source: string, aggregate: StoredAggregate): Recor
     PK: aggregate.PK,
     SK: aggregate.SK,
     entity: aggregate.entity,
-    ...catalogKeys.bySource(source, aggregate.ownerScope, aggregate.PK, aggregate.SK),
-    ...aggregate.listing,
-    status: aggregate.rows.some((row) => row.status === 'active') ? 'active' : 'retired',
+    ...catalogKeys.bySource(source, aggregate.ownerScope),
+    // A listed item says whether anything in it is active, for listings that page over active ones (a pair's rules).
+    ...(aggregate.listing ? { ...aggregate.listing, status: aggregate.rows.some((row) => row.status === 'active') ? 'active' : 'retired' } : {}),
     rev: aggregate.rev,
     ...(listedHash ? { listedHash } : {}),
     rows,

@@ -90,7 +90,7 @@ export const catalogKeys = {
   byInstitution: (institution: string, code: string, source: string, scope: string) => ({ GSI1PK: catalogKeys.institutionCatalog(institution), GSI1SK: `${code}#${source}#${scope}` }),
   institutionCatalog: (institution: string) => `CATALOG#${institution}`,
   /** GSI2 lists what one source owns within one scope, with each item's hash only: a re-run skips what is unchanged. */
-  bySource: (source: string, scope: string, pk: string, sk: string) => ({ GSI2PK: ownership(source, scope), GSI2SK: `${pk}|${sk}` }),
+  bySource: (source: string, scope: string) => ({ GSI2PK: ownership(source, scope) }),
   sourceScope: (source: string, scope: string) => ownership(source, scope),
   institution: (id: string) => ({ PK: 'INSTITUTIONS', SK: `INST#${id}` }),
   /** How fresh one source's data about an institution is, beside the institution's own item. */

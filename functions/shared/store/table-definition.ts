@@ -21,9 +21,9 @@ export const TABLE_DEFINITION = {
     },
     {
       // What a source owns within a scope, with each item's hash of what the source listed: a re-run compares hashes.
+      // Read whole, never ranged: no sort key (the base table's keys come with every entry).
       indexName: 'GSI2',
       partitionKey: 'GSI2PK',
-      sortKey: 'GSI2SK',
       nonKeyAttributes: ['listedHash'],
     },
   ],
@@ -31,10 +31,13 @@ export const TABLE_DEFINITION = {
 
 export type IndexName = (typeof TABLE_DEFINITION.globalSecondaryIndexes)[number]['indexName'];
 
+type IndexDefinition = { indexName: string; partitionKey: string; sortKey?: string; nonKeyAttributes: readonly string[] };
+const INDEXES: readonly IndexDefinition[] = TABLE_DEFINITION.globalSecondaryIndexes;
+
 /** The CreateTable input for DynamoDB Local (and any plain DynamoDB). All keys are strings. */
 export function createTableInput(tableName: string) {
-  const { partitionKey, sortKey, globalSecondaryIndexes } = TABLE_DEFINITION;
-  const attributeNames = [partitionKey, sortKey, ...globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey])];
+  const { partitionKey, sortKey } = TABLE_DEFINITION;
+  const attributeNames = [partitionKey, sortKey, ...INDEXES.flatMap((g) => (g.sortKey ? [g.partitionKey, g.sortKey] : [g.partitionKey]))];
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
@@ -43,12 +46,9 @@ export function createTableInput(tableName: string) {
       { AttributeName: partitionKey, KeyType: 'HASH' as const },
       { AttributeName: sortKey, KeyType: 'RANGE' as const },
     ],
-    GlobalSecondaryIndexes: globalSecondaryIndexes.map((g) => ({
+    GlobalSecondaryIndexes: INDEXES.map((g) => ({
       IndexName: g.indexName,
-      KeySchema: [
-        { AttributeName: g.partitionKey, KeyType: 'HASH' as const },
-        { AttributeName: g.sortKey, KeyType: 'RANGE' as const },
-      ],
+      KeySchema: [{ AttributeName: g.partitionKey, KeyType: 'HASH' as const }, ...(g.sortKey ? [{ AttributeName: g.sortKey, KeyType: 'RANGE' as const }] : [])],
       Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...g.nonKeyAttributes] },
     })),
   };
