@@ -99,7 +99,7 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
   it('draws the grade distribution with suppressed bins marked', async () => {
     const { page } = web;
     await page.goto(`${server.url}/courses/ubc/CPSC%20110`);
-    await page.getByRole('heading', { name: 'Grade distribution' }).waitFor();
+    await page.getByRole('heading', { name: 'Grades', exact: true }).waitFor();
     const chart = page.getByRole('img', { name: /average/ });
     await chart.waitFor();
     expect(await chart.getAttribute('aria-label')).toMatch(/\d+-\d+: \d+/);
