@@ -63,7 +63,8 @@ export function PrereqPanel({ course, catalogued }: { course: CourseFacts; catal
             {course.prerequisitesText ? <p>{course.prerequisitesText}</p> : <p class="muted">No prerequisites are published for this course.</p>}
             {prereqs.loading && !data && <Loading what="prerequisite check" />}
             <ErrorNote message={prereqs.error} />
-            {check && done.length > 0 && <Verdict check={check} home={course.institution} />}
+            {/* Never the answer for the record before the last change: it waits for the new check. */}
+            {check && done.length > 0 && !prereqs.loading && <Verdict check={check} home={course.institution} />}
             {check && done.length === 0 && course.prerequisitesText && <p class="muted">Add the courses you have done below to check them.</p>}
             {data && <PrereqTree node={data.parsed.tree} done={completed} home={course.institution} />}
           </>

@@ -1,10 +1,11 @@
+import { coursePath } from '../router.js';
 import { hrefOfRef } from './search-page.js';
 
 export interface Match {
   ruleId: string;
   usedCourses: string[];
   missingCourses: string[];
-  targets: { kind: string; ref?: string; text: string; credits: number | null }[];
+  targets: Target[];
   sourceCredits: number | null;
   targetCredits: number | null;
   condition: string | null;
@@ -15,7 +16,19 @@ export interface Match {
   conditions?: { status: string; wouldHoldIf: string }[];
 }
 
+export interface Target {
+  kind: string;
+  ref?: string;
+  institution?: string;
+  code?: string;
+  text: string;
+  credits: number | null;
+}
+
 const code = (ref: string) => ref.slice(ref.indexOf(':') + 1);
+
+/** A specific receiving course has a page of its own (a stub when only transfer rules name it); generic and elective credit does not. */
+export const targetHref = (t: Target) => (t.ref ? hrefOfRef(t.ref) : t.kind === 'course' && t.institution && t.code ? coursePath(t.institution, t.code) : undefined);
 
 export function MatchList({ matches, empty }: { matches: Match[]; empty: string }) {
   if (!matches.length) return empty ? <p>{empty}</p> : null;
@@ -26,7 +39,7 @@ export function MatchList({ matches, empty }: { matches: Match[]; empty: string 
           <strong>{m.usedCourses.map(code).join(' + ') || '—'}</strong> →{' '}
           {m.targets.map((t, i) => (
             <span key={i}>
-              {t.ref ? <a href={hrefOfRef(t.ref)}>{t.text}</a> : t.text}
+              {targetHref(t) ? <a href={targetHref(t)}>{t.text}</a> : t.text}
               {i < m.targets.length - 1 ? ', ' : ''}
             </span>
           ))}
@@ -68,22 +81,26 @@ interface Receiver {
   coursesLost: string[];
 }
 
-/** Receivers ranked on one scale (a one-term course = 3): a receiver awarding units shows them, and what they are worth. */
+/**
+ * Receivers ranked on one scale: the Credits column is BC's common scale (a one-term course is 3
+ * credits everywhere), so UVic's 6 units for four one-term courses read 12; what the receiver itself
+ * awards stands beside it.
+ */
 export function CompareTable({ receivers, courses, from }: { receivers: Receiver[]; courses: string[]; from: string }) {
   if (!receivers.length) return <p>No receiving institution has rules for these courses.</p>;
   const list = encodeURIComponent(courses.join(','));
   const scales = [...new Map(receivers.filter((r) => r.creditScale && r.creditScale.factor !== 1).map((r) => [r.institution, `${r.name ?? r.institution.toUpperCase()}: ${r.creditScale!.rule}`])).values()];
   return (
     <>
-      <table>
+      <table class="compare">
         <caption class="visually-hidden">Receiving institutions ranked by credits transferred, on a common scale where a one-term course is 3 credits</caption>
         <thead>
           <tr>
             <th scope="col">Receiver</th>
-            <th scope="col">Credits</th>
             <th scope="col">
-              <abbr title="A one-term course is 3 credits everywhere">Common scale</abbr>
+              Credits <span class="visually-hidden">on the common scale, where a one-term course is 3 credits</span>
             </th>
+            <th scope="col">As awarded</th>
             <th scope="col">Transfers</th>
             <th scope="col">Lost</th>
           </tr>
@@ -91,20 +108,20 @@ export function CompareTable({ receivers, courses, from }: { receivers: Receiver
         <tbody>
           {receivers.map((r) => (
             <tr key={r.institution}>
-              <td>
+              <th scope="row">
                 <a href={`/transfer?from=${encodeURIComponent(from)}&to=${encodeURIComponent(r.institution)}&courses=${list}`}>{r.name ?? r.institution.toUpperCase()}</a>
-              </td>
+              </th>
+              <td>{r.normalizedCredits ?? r.plannedCredits}</td>
               <td>
                 {r.plannedCredits} {r.creditScale?.unit ?? 'credits'}
               </td>
-              <td>{r.normalizedCredits ?? r.plannedCredits}</td>
               <td>{r.coursesTransferred.map(code).join(', ') || '—'}</td>
               <td>{r.coursesLost.map(code).join(', ') || '—'}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <p class="muted">Ranked by the common scale.{scales.length ? ` ${scales.join(' ')}` : ''}</p>
+      <p class="muted">Credits are on BC&rsquo;s common scale, where a one-term course is 3 credits; receivers are ranked by them.{scales.length ? ` ${scales.join(' ')}` : ''}</p>
     </>
   );
 }
