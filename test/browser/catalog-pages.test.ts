@@ -112,7 +112,7 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
   it('opens a transfer deep link with the plan, partial matches and evidence', async () => {
     const { page } = web;
     await page.goto(`${server.url}/transfer?from=langara&to=sfu&courses=CPSC%201160,CPSC%201181`);
-    await page.getByRole('heading', { name: /^Plan: \d+(\.\d+)? credits at SFU/ }).waitFor();
+    await page.getByRole('heading', { name: /^Plan: \d+(\.\d+)? credits at Simon Fraser University/ }).waitFor();
     expect(await page.getByLabel('Courses taken (comma-separated)').inputValue()).toBe('CPSC 1160, CPSC 1181');
     expect(await page.getByRole('link', { name: /BC Transfer Guide|evidence|rule/i }).count()).toBeGreaterThan(0);
     await expectAccessible(page);
@@ -130,19 +130,19 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
     expect(web.errors).toEqual([]);
   });
 
-  it('compares receivers on one credit scale: UVic\'s units shown as awarded and counted double', async () => {
+  it('compares receivers on one credit scale: UVic\'s units counted double in Credits, and shown as awarded beside them', async () => {
     const { page } = web;
     await page.goto(`${server.url}/transfer?from=langara&to=uvic&courses=CPSC%201150,MATH%201171,ENGL%201127,PSYC%201115`);
     await page.getByRole('button', { name: 'Compare every receiving institution' }).click();
     const uvic = page.getByRole('row', { name: /University of Victoria/ });
     await uvic.waitFor();
     const cells = (await uvic.getByRole('cell').allTextContents()).map((t) => t.trim());
-    const units = Number(/^([\d.]+) units$/.exec(cells[1]!)?.[1]);
+    const units = Number(/^([\d.]+) units$/.exec(cells[2]!)?.[1]);
     expect(units).toBeGreaterThan(0);
-    expect(Number(cells[2])).toBe(units * 2);
+    expect(Number(cells[1])).toBe(units * 2);
     await page.getByText(/UVic awards units/).waitFor();
     // Ranked by the common scale, top down.
-    const scale = (await page.locator('tbody tr td:nth-child(3)').allTextContents()).map(Number);
+    const scale = (await page.locator('tbody tr td:nth-child(2)').allTextContents()).map(Number);
     expect(scale).toEqual([...scale].sort((a, b) => b - a));
     await expectAccessible(page);
     expect(web.errors).toEqual([]);

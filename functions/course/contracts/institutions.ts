@@ -17,6 +17,12 @@ export const InstitutionSchema = z.object({
   ),
   lastIngestedAt: z.iso.datetime().nullable(),
   courses: z.number().int().optional().describe('Courses in the catalog for this institution, merged across its sources (0 when no catalog source covers it)'),
+  aliases: z.array(z.string()).optional().describe('Other names and codes the transfer tools accept for it, e.g. "UBC Vancouver", "LANG"'),
+  sendsTransferRules: z
+    .boolean()
+    .optional()
+    .describe('Whether Tutor Nexus holds BC Transfer Guide rules with this institution as the sending institution, i.e. whether tn_transfer_resolve can plan transfers from it'),
+  transferReceivers: z.array(z.string()).optional().describe('As a sender: the institutions it has transfer rules towards (slugs)'),
 });
 
 export const institutionsContract = defineContract({

@@ -1,10 +1,11 @@
 import { listInstitutions } from '../../shared/catalog/institution-registry.js';
-import { INSTITUTIONS } from '../../shared/catalog/institutions.js';
+import { findInstitution, INSTITUTIONS } from '../../shared/catalog/institutions.js';
 import { pageOf } from '../../shared/tools/pagination.js';
 import { bindCatalogTool, freshness } from '../course-lookup.js';
 import { catalogCacheFor } from '../catalog-cache.js';
 import { nextScheduledRun } from '../ingestion-schedule.js';
 import { institutionsContract } from '../contracts/institutions.js';
+import { transferReceiversBySender } from '../transfer-senders-store.js';
 
 export const institutionsTool = bindCatalogTool(institutionsContract, async (args, ctx) => {
   const stored = await listInstitutions(ctx.services.store);
@@ -19,12 +20,21 @@ export const institutionsTool = bindCatalogTool(institutionsContract, async (arg
     ...(i.bctgCode ? { bctgCode: i.bctgCode } : {}),
     sources: [],
   }));
-  const institutions = [...stored, ...known].map((institution) => ({
-    ...institution,
-    sources: institution.sources.map((s) => ({ ...s, nextScheduledRun: nextScheduledRun(s.lastIngestedAt, ctx.services.config) })),
-    lastIngestedAt: institution.sources.map((s) => s.lastIngestedAt).sort().at(-1) ?? null,
-    courses: courseCounts.get(institution.id) ?? 0,
-  }));
+  const receivers = await transferReceiversBySender(ctx.services.store, [...stored, ...known].map((i) => i.id));
+  const institutions = [...stored, ...known].map((institution) => {
+    const entry = findInstitution(institution.id);
+    const aliases = [...new Set([...(entry?.aliases ?? []), ...(entry && entry.name !== institution.name ? [entry.name] : [])])];
+    const sendsTo = receivers.get(institution.id) ?? [];
+    return {
+      ...institution,
+      sources: institution.sources.map((s) => ({ ...s, nextScheduledRun: nextScheduledRun(s.lastIngestedAt, ctx.services.config) })),
+      lastIngestedAt: institution.sources.map((s) => s.lastIngestedAt).sort().at(-1) ?? null,
+      courses: courseCounts.get(institution.id) ?? 0,
+      ...(aliases.length ? { aliases } : {}),
+      sendsTransferRules: sendsTo.length > 0,
+      ...(sendsTo.length ? { transferReceivers: sendsTo } : {}),
+    };
+  });
   institutions.sort((a, b) => b.sources.length - a.sources.length || a.id.localeCompare(b.id));
   const page = pageOf(institutions, args, ctx.services.cursors, { tool: ctx.toolName });
   const withData = institutions.filter((i) => i.sources.length);

@@ -30,7 +30,7 @@ const code = (ref: string) => ref.slice(ref.indexOf(':') + 1);
 /** A specific receiving course has a page of its own (a stub when only transfer rules name it); generic and elective credit does not. */
 export const targetHref = (t: Target) => (t.ref ? hrefOfRef(t.ref) : t.kind === 'course' && t.institution && t.code ? coursePath(t.institution, t.code) : undefined);
 
-export function MatchList({ matches, empty }: { matches: Match[]; empty: string }) {
+export function MatchList({ matches, empty, unit = 'credits' }: { matches: Match[]; empty: string; unit?: string }) {
   if (!matches.length) return empty ? <p>{empty}</p> : null;
   return (
     <ul class="results">
@@ -43,7 +43,10 @@ export function MatchList({ matches, empty }: { matches: Match[]; empty: string 
               {i < m.targets.length - 1 ? ', ' : ''}
             </span>
           ))}
-          <span class="muted"> · {m.targetCredits ?? '?'} credits</span>
+          <span class="muted">
+            {' '}
+            · {m.targetCredits ?? '?'} {unit}
+          </span>
           {m.missingCourses.length > 0 && <div class="warn">Also needs: {m.missingCourses.map(code).join(', ')}</div>}
           {m.condition && <div>Condition: {m.condition}</div>}
           {m.conditions
@@ -92,31 +95,46 @@ export function CompareTable({ receivers, courses, from }: { receivers: Receiver
   const scales = [...new Map(receivers.filter((r) => r.creditScale && r.creditScale.factor !== 1).map((r) => [r.institution, `${r.name ?? r.institution.toUpperCase()}: ${r.creditScale!.rule}`])).values()];
   return (
     <>
-      <table class="compare">
+      {/* Explicit roles: on a phone the rows are drawn as cards (display: block), and stay a table to assistive technology. */}
+      <table class="compare stack" role="table">
         <caption class="visually-hidden">Receiving institutions ranked by credits transferred, on a common scale where a one-term course is 3 credits</caption>
-        <thead>
-          <tr>
-            <th scope="col">Receiver</th>
-            <th scope="col">
+        <thead role="rowgroup">
+          <tr role="row">
+            <th scope="col" role="columnheader">
+              Receiver
+            </th>
+            <th scope="col" role="columnheader">
               Credits <span class="visually-hidden">on the common scale, where a one-term course is 3 credits</span>
             </th>
-            <th scope="col">As awarded</th>
-            <th scope="col">Transfers</th>
-            <th scope="col">Lost</th>
+            <th scope="col" role="columnheader">
+              As awarded
+            </th>
+            <th scope="col" role="columnheader">
+              Transfers
+            </th>
+            <th scope="col" role="columnheader">
+              Lost
+            </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {receivers.map((r) => (
-            <tr key={r.institution}>
-              <th scope="row">
+            <tr key={r.institution} role="row">
+              <td role="cell" class="receiver">
                 <a href={`/transfer?from=${encodeURIComponent(from)}&to=${encodeURIComponent(r.institution)}&courses=${list}`}>{r.name ?? r.institution.toUpperCase()}</a>
-              </th>
-              <td>{r.normalizedCredits ?? r.plannedCredits}</td>
-              <td>
+              </td>
+              <td role="cell" data-label="Credits">
+                {r.normalizedCredits ?? r.plannedCredits}
+              </td>
+              <td role="cell" data-label="As awarded">
                 {r.plannedCredits} {r.creditScale?.unit ?? 'credits'}
               </td>
-              <td>{r.coursesTransferred.map(code).join(', ') || '—'}</td>
-              <td>{r.coursesLost.map(code).join(', ') || '—'}</td>
+              <td role="cell" data-label="Transfers">
+                {r.coursesTransferred.map(code).join(', ') || '—'}
+              </td>
+              <td role="cell" data-label="Lost">
+                {r.coursesLost.map(code).join(', ') || '—'}
+              </td>
             </tr>
           ))}
         </tbody>
