@@ -140,7 +140,7 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
     const units = Number(/^([\d.]+) units$/.exec(cells[2]!)?.[1]);
     expect(units).toBeGreaterThan(0);
     expect(Number(cells[1])).toBe(units * 2);
-    await page.getByText(/UVic awards units/).waitFor();
+    await page.getByRole('region', { name: 'Compare receivers' }).getByText(/UVic awards units/).waitFor();
     // Ranked by the common scale, top down.
     const scale = (await page.locator('tbody tr td:nth-child(2)').allTextContents()).map(Number);
     expect(scale).toEqual([...scale].sort((a, b) => b - a));
