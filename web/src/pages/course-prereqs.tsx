@@ -98,7 +98,6 @@ export function PrereqPanel({ course, catalogued }: { course: CourseFacts; catal
 function Verdict({ check, home }: { check: Check; home: string }) {
   const status = check.status ?? (check.satisfied === true ? 'met' : check.satisfied === false ? 'not-met' : 'cannot-check');
   const verdict = check.verdict ?? check.explanation[0] ?? '';
-  const link = (code: string) => <a href={coursePath(home, code)}>{code}</a>;
   return (
     <div class="verdict">
       <p role="status" class={`verdict-line ${TONE[status]}`}>
@@ -110,20 +109,7 @@ function Verdict({ check, home }: { check: Check; home: string }) {
           <ul aria-labelledby="still-needed">
             {check.stillNeeded!.map((need) => (
               <li key={need.text}>
-                {need.text}
-                {need.courses.length > 1 && (
-                  <span class="muted">
-                    {' '}
-                    ·{' '}
-                    {need.courses.map((code, i) => (
-                      <span key={code}>
-                        {i > 0 && ', '}
-                        {link(code)}
-                      </span>
-                    ))}
-                  </span>
-                )}
-                {need.courses.length === 1 && <span class="muted"> · {link(need.courses[0]!)}</span>}
+                <Linked text={need.text} codes={need.courses} home={home} />
               </li>
             ))}
           </ul>
@@ -152,6 +138,25 @@ function Verdict({ check, home }: { check: Check; home: string }) {
         </>
       )}
     </div>
+  );
+}
+
+/** A phrase with each course it names as a link to that course's page. */
+function Linked({ text, codes, home }: { text: string; codes: string[]; home: string }) {
+  if (!codes.length) return <>{text}</>;
+  const pattern = new RegExp(`(${codes.map((code) => code.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'g');
+  return (
+    <>
+      {text.split(pattern).map((part, i) =>
+        codes.includes(part) ? (
+          <a key={i} href={coursePath(home, part)}>
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
+    </>
   );
 }
 
