@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findInstitution } from '../../functions/shared/catalog/institutions.js';
 import { launchChromium } from '../support/chromium.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { expectAccessible, expectNoSidewaysScroll, openWebPage, screenshot, type WebPage } from '../support/web-page.js';
@@ -19,7 +20,6 @@ interface Institution {
   id: string;
   name: string;
   bctgCode?: string;
-  aliases?: string[];
   sendsTransferRules?: boolean;
 }
 
@@ -72,7 +72,8 @@ describe.each([
     const ubc = known.find((i) => i.id === 'ubc')!;
     await page.goto(`${server.url}/transfer`);
     await page.getByLabel('From institution').fill(langara.bctgCode!);
-    await page.getByLabel('To institution').fill(ubc.aliases!.find((a) => / /.test(a))!);
+    // An alias the transfer tools accept ("ubc vancouver"), typed as a student would.
+    await page.getByLabel('To institution').fill(findInstitution('ubc')!.aliases.find((a) => / /.test(a))!.toUpperCase());
     await page.getByLabel('Courses taken (comma-separated)').fill('CPSC 1150, MATH 1171');
     await page.keyboard.press('Enter');
     await page.waitForURL((url) => url.searchParams.get('from') === 'langara' && url.searchParams.get('to') === 'ubc');

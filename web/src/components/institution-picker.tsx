@@ -1,19 +1,19 @@
-import { nameKey } from '../../../functions/shared/catalog/institutions.js';
+import { findInstitution, nameKey } from '../../../functions/shared/catalog/institutions.js';
 import { useTool } from '../use-tool.js';
+import type { SourceFreshness } from './transfer-sources.js';
 
 /** An institution as tn_course_institutions lists it, with what the planner needs to offer it. */
 export interface Institution {
   id: string;
   name: string;
   bctgCode?: string;
-  aliases?: string[];
   sendsTransferRules?: boolean;
-  transferReceivers?: string[];
+  sources?: { source: string; lastIngestedAt: string; lastVerifiedAt?: string }[];
 }
 
-/** Every institution Tutor Nexus knows (the transfer tools accept each by slug, code, alias or name). */
+/** Every institution Tutor Nexus knows (the transfer tools accept each by slug, code, alias or name), and how fresh the live sources are. */
 export function useInstitutions() {
-  return useTool<{ items: Institution[] }>('tn_course_institutions', { limit: 100 });
+  return useTool<{ items: Institution[]; sourceFreshness?: SourceFreshness[] }>('tn_course_institutions', { limit: 100 });
 }
 
 /**
@@ -23,7 +23,9 @@ export function useInstitutions() {
 export function matchInstitution(institutions: Institution[], typed: string): Institution | undefined {
   const key = nameKey(typed);
   if (!key) return undefined;
-  return institutions.find((i) => [i.id, i.bctgCode, i.name, ...(i.aliases ?? [])].some((name) => name && nameKey(name) === key));
+  // The aliases are the transfer tools' own table; an institution only data names is matched by slug, code or name.
+  const known = findInstitution(typed)?.id;
+  return institutions.find((i) => i.id === known) ?? institutions.find((i) => [i.id, i.bctgCode, i.name].some((name) => name && nameKey(name) === key));
 }
 
 /** "Alexander College and Langara College", "A, B and C". */

@@ -4,6 +4,7 @@ import { ErrorNote, Loading } from '../components/status.js';
 import { navigate } from '../router.js';
 import { useTitle, useTool } from '../use-tool.js';
 import { CompareTable, MatchList, type Match } from './transfer-results.js';
+import { TransferSources } from '../components/transfer-sources.js';
 
 interface Resolution {
   sourceInstitution: string;
@@ -35,10 +36,6 @@ function blockerOf(institutions: Institution[], from: string, to: string): Block
   if (to && !target) return { field: 'to', message: `"${to}" is not an institution Tutor Nexus knows. Choose one from the list, by name or code (e.g. Simon Fraser University).` };
   if (source && source.sendsTransferRules === false) {
     return { field: 'from', message: `No transfer rules from ${source.name} are loaded yet, so no plan can be made from it. Plans can be made from ${namesList(senders) || 'no institution yet'}.` };
-  }
-  if (source && target && source.transferReceivers && !source.transferReceivers.includes(target.id)) {
-    const towards = institutions.filter((i) => source.transferReceivers!.includes(i.id));
-    return { field: 'to', message: `No transfer rules from ${source.name} to ${target.name} are loaded. ${source.name} has rules towards ${namesList(towards)}.` };
   }
   return undefined;
 }
@@ -76,7 +73,6 @@ export function TransferPage({ params }: { params: URLSearchParams }) {
     navigate(`/transfer?from=${encodeURIComponent(slug(form.from))}&to=${encodeURIComponent(slug(form.to))}&courses=${encodeURIComponent(list)}`);
   };
   const senders = institutions.filter((i) => i.sendsTransferRules).sort((a, b) => a.name.localeCompare(b.name));
-  const typedSource = matchInstitution(institutions, form.from);
   const byName = [...institutions].sort((a, b) => a.name.localeCompare(b.name));
   return (
     <>
@@ -90,7 +86,7 @@ export function TransferPage({ params }: { params: URLSearchParams }) {
           options={[...senders, ...byName.filter((i) => !i.sendsTransferRules)]}
           note={(i) => (i.sendsTransferRules ? 'transfer rules loaded' : 'no transfer rules loaded yet')}
           invalid={blocker?.field === 'from'}
-          describedBy={blocker?.field === 'from' ? 'transfer-blocker' : 'transfer-senders-note'}
+          describedBy={blocker?.field === 'from' ? 'transfer-blocker' : 'transfer-data'}
         />
         <InstitutionPicker
           id="t-to"
@@ -98,7 +94,7 @@ export function TransferPage({ params }: { params: URLSearchParams }) {
           value={form.to}
           onInput={(value) => setForm({ ...form, to: value })}
           options={byName}
-          note={(i) => (typedSource?.transferReceivers?.includes(i.id) ? `rules from ${typedSource.name}` : '')}
+          note={() => ''}
           invalid={blocker?.field === 'to'}
           describedBy={blocker?.field === 'to' ? 'transfer-blocker' : undefined}
         />
@@ -108,13 +104,7 @@ export function TransferPage({ params }: { params: URLSearchParams }) {
         </div>
         <button type="submit">Plan transfer</button>
       </form>
-      {known.data && (
-        <p id="transfer-senders-note" class="muted" role="note" aria-label="Transfer data">
-          {senders.length
-            ? `Transfer rules from ${senders.length} institution${senders.length === 1 ? '' : 's'}: ${namesList(senders)}. Plans can be made from ${senders.length === 1 ? 'it' : 'these'} to any institution their rules name.`
-            : 'No transfer rules are loaded yet.'}
-        </p>
-      )}
+      {known.data && <TransferSources institutions={institutions} freshness={known.data.sourceFreshness} />}
       <ErrorNote message={known.error} />
       {blocker && (
         <p id="transfer-blocker" class="error" role="alert">
