@@ -17,10 +17,7 @@ export const getContract = defineContract({
     sectionTerms: z.array(z.string()),
     gradeTerms: z.array(z.string()).describe('Terms with grade distributions (tn_course_grades)'),
     materialsCount: z.number().int(),
-    knownFrom: z
-      .array(z.enum(['catalogue', 'offerings', 'sections', 'grades', 'materials', 'transfer-rules']))
-      .optional()
-      .describe('What Tutor Nexus holds about the course; without "catalogue" its description and prerequisites are unknown, not empty (a course known only from transfer rules)'),
+    knownFrom: z.array(z.enum(['catalogue', 'offerings', 'sections', 'grades', 'materials', 'transfer-rules'])).optional(),
   }),
   responseTime: 'fast',
   tags: ['catalog', 'course'],

@@ -3,11 +3,8 @@ import { defineContract } from '../../shared/tools/define-tool.js';
 import { CATALOG_TOOL, CourseRefInput } from './catalog-tool.js';
 
 export const InstructorSchema = z.object({
-  name: z.string().describe('The spelling of the most recent term; one entry per person, however each source spelled them'),
-  spellings: z
-    .array(z.string())
-    .optional()
-    .describe('Every spelling merged into this person (shown one first), present when there is more than one: "Nicholas Bradley", "Nick Bradley"'),
+  name: z.string().describe('One entry per person, however spelled'),
+  spellings: z.array(z.string()).optional(),
   terms: z.array(z.string()).describe('Terms taught, newest first'),
   sections: z.array(z.object({ term: z.string(), section: z.string() })),
   grades: z
@@ -15,7 +12,7 @@ export const InstructorSchema = z.object({
       sections: z.number().int(),
       enrolled: z.number().int(),
       weightedAverage: z.number().nullable(),
-      terms: z.array(z.string()).optional().describe('Terms of those sections, newest first'),
+      terms: z.array(z.string()).optional(),
     })
     .nullable()
     .describe('Grade averages of this instructor\'s sections, where grade data exists'),

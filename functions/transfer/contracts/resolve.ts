@@ -60,12 +60,9 @@ export const resolveContract = defineContract({
     plan: z
       .object({
         ruleIds: z.array(z.string()),
-        totalCredits: z.number().describe('In the receiver\'s own unit (creditScale.unit)'),
-        normalizedCredits: z.number().optional().describe('totalCredits on BC\'s common scale, where a one-term course is 3 credits (UVic\'s units × 2)'),
-        creditScale: z
-          .object({ factor: z.number(), unit: z.string(), rule: z.string() })
-          .optional()
-          .describe('How the receiver\'s credit compares with the common scale (as in tn_transfer_compare)'),
+        totalCredits: z.number(),
+        normalizedCredits: z.number().optional().describe('On the common scale (one-term course = 3)'),
+        creditScale: z.object({ factor: z.number(), unit: z.string(), rule: z.string() }).optional(),
         optimal: z.boolean().describe('True when the plan is proven the best; false when the search stopped at its budget'),
         rules: z
           .array(
