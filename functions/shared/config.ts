@@ -31,6 +31,12 @@ export interface AppConfig {
   /** Prefix the authorization server puts on our scopes (Cognito: `<resource server>/`). */
   oauthScopePrefix: string;
   tutor: TutorConfig;
+  /**
+   * Only this process serves from the table: the local server on the DynamoDB Local it started and
+   * locked (set by local/server.ts, never from the environment). A lease no answer in this process holds
+   * is then a dead process's, and a retry takes it at once instead of waiting for it to lapse.
+   */
+  soleServer?: boolean;
 }
 
 export const DEFAULT_LLM_PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'bedrock'] as const;

@@ -4,6 +4,7 @@ import { SERVICE_VERSION } from '../config.js';
 import { USER_PERMISSIONS, type Principal } from '../auth/principal.js';
 import { logger, resolveTraceId } from '../observability.js';
 import type { Services } from '../services.js';
+import { storeReachable } from '../store/health-probe.js';
 import { DOMAINS, type AnyToolDefinition, type Domain } from '../tools/define-tool.js';
 import { ToolError, type FieldIssue } from '../tools/errors.js';
 import type { ToolExecutor } from '../tools/invoke-tool.js';
@@ -121,7 +122,9 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     }
 
     if (path === '/healthz') {
-      return json({ status: 'ok', version: SERVICE_VERSION, tools: all.registry.getAll().length });
+      // Healthy means able to serve a tool: every tool needs the table.
+      const store = (await storeReachable(services.store)) ? 'ok' : 'unreachable';
+      return json({ status: store === 'ok' ? 'ok' : 'unavailable', store, version: SERVICE_VERSION, tools: all.registry.getAll().length }, store === 'ok' ? 200 : 503);
     }
     if (path === '/openapi.json' && request.method === 'GET' && options.openApiDocument) {
       openApi ??= JSON.stringify(options.openApiDocument(all.registry, baseUrl(request, services)));
