@@ -1,0 +1,153 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
+import { alive, emulatorsOn, startServerProcess, waitUntil, type ServerProcess } from '../support/server-process.js';
+import { connectClient } from '../support/test-server.js';
+
+/**
+ * Crashes as they happen to a local server: `kill -9` of the server or of its DynamoDB Local while a
+ * tutor answer streams, then what a student's retry gets (issue 28, classes 8 and 9). Real processes,
+ * real kills, the real emulator on a data directory.
+ */
+const TOKEN = 'crash-test-token-4f9a1c7e2b8d';
+let provider: FakeProvider;
+const running: ServerProcess[] = [];
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  provider = await startFakeProvider();
+});
+afterEach(async () => {
+  for (const server of running.splice(0)) server.kill();
+  provider.reset();
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+afterAll(async () => provider?.close());
+
+async function dataDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tn-crash-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function start(dir: string): Promise<ServerProcess> {
+  const server = await startServerProcess(dir, {
+    TN_LOCAL_TOKEN: TOKEN,
+    TN_DEFAULT_LLM_PROVIDER: 'openai-compatible',
+    TN_DEFAULT_LLM_MODEL: 'crash-model',
+    TN_DEFAULT_LLM_API_KEY: 'operator-key-crash',
+    TN_DEFAULT_LLM_BASE_URL: provider.openaiBaseUrl,
+  });
+  running.push(server);
+  return server;
+}
+
+async function rest(url: string, tool: string, input: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${url}/v1/tools/${tool}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** Starts an ask over MCP with progress and resolves once the answer is streaming (its first delta arrived). */
+async function askUntilStreaming(url: string, args: { sessionId: string; message: string; clientEventId: string }, chunkDelayMs: number) {
+  // A long answer in chunks: the kill lands in the middle of it.
+  provider.respond(() => ({ text: 'A long answer about recursion, streamed in pieces. '.repeat(8), chunks: 40, chunkDelayMs }));
+  const client = await connectClient(url, { token: TOKEN, era: 'modern' });
+  let streaming: () => void;
+  const firstDelta = new Promise<void>((resolve) => (streaming = resolve));
+  const call = client
+    .callTool({ name: 'tn_session_ask', arguments: args }, { onprogress: () => streaming(), timeout: 60_000 })
+    .then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+  await Promise.race([firstDelta, call]);
+  return { call, close: () => client.close().catch(() => undefined) };
+}
+
+describe('a crash in the middle of a streamed answer (class 8)', () => {
+  it('kill -9 of the server: after a restart, the retry with the same clientEventId is answered at once and charged once', { timeout: 180_000 }, async () => {
+    const dir = await dataDir();
+    const first = await start(dir);
+    const sessionId = (await rest(first.url, 'tn_session_start', { topic: 'recursion' })).body.sessionId as string;
+    const ask = { sessionId, message: 'Explain recursion with an example.', clientEventId: 'crash-server-1' };
+    const streaming = await askUntilStreaming(first.url, ask, 150);
+    expect(provider.requests).toHaveLength(1);
+    const jvm = first.jvm()!;
+    first.child.kill('SIGKILL');
+    await streaming.call;
+    await streaming.close();
+    // Its emulator goes with it (class 9): nothing is left running on the database.
+    expect(await waitUntil(() => !alive(jvm), 15_000)).toBe(true);
+
+    const second = await start(dir);
+    provider.respond(undefined);
+    const startedAt = Date.now();
+    const retried = await rest(second.url, 'tn_session_ask', ask);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.body).toMatchObject({ status: 'answered', questionSeq: 1, answerSeq: 2 });
+    // Answered, not told to wait for a lease the dead process held.
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    expect((await rest(second.url, 'tn_user_quota', {})).body.prompts.current).toBe(1);
+    // The same retry again is a replay: no third provider call, no second charge.
+    expect((await rest(second.url, 'tn_session_ask', ask)).body.status).toBe('replayed');
+    expect(provider.requests).toHaveLength(2);
+    expect((await rest(second.url, 'tn_user_quota', {})).body.prompts.current).toBe(1);
+  });
+
+  it('kill -9 of DynamoDB Local: /healthz says so, the emulator is started again, and the retry is answered at once and charged once', { timeout: 180_000 }, async () => {
+    const dir = await dataDir();
+    const server = await start(dir);
+    const sessionId = (await rest(server.url, 'tn_session_start', { topic: 'loops' })).body.sessionId as string;
+    const ask = { sessionId, message: 'When do I use a while loop?', clientEventId: 'crash-emulator-1' };
+    // The rest of the answer arrives in about a second: before a new emulator could be serving.
+    const streaming = await askUntilStreaming(server.url, ask, 25);
+    const jvm = server.jvm()!;
+    process.kill(jvm, 'SIGKILL');
+    // Health reflects the table: unavailable while the emulator is down.
+    const health: number[] = [];
+    expect(await waitUntil(async () => (health.push((await fetch(`${server.url}/healthz`)).status), health.includes(503)), 10_000, 50)).toBe(true);
+    const outcome = (await streaming.call) as { result?: { isError?: boolean; content?: { text: string }[] } };
+    await streaming.close();
+    // The answer could not be stored: an error the student can retry, never a stack or a 500. (Had a new
+    // emulator been serving already, it would have been stored, and the retry below a replay.)
+    const stored = outcome.result?.isError !== true;
+    if (!stored) expect(JSON.parse(outcome.result!.content![0]!.text).code).toBe('SERVICE_UNAVAILABLE');
+
+    // The supervisor started a new emulator on the same database; the server never went away.
+    expect(await waitUntil(async () => (await fetch(`${server.url}/healthz`)).status === 200, 60_000, 250)).toBe(true);
+    expect(server.jvm()).not.toBe(jvm);
+    expect(emulatorsOn(path.join(dir, 'dynamodb'))).toHaveLength(1);
+    provider.respond(undefined);
+    const startedAt = Date.now();
+    const retried = await rest(server.url, 'tn_session_ask', ask);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(retried.body).toMatchObject({ status: stored ? 'replayed' : 'answered', questionSeq: 1, answerSeq: 2 });
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    expect((await rest(server.url, 'tn_user_quota', {})).body.prompts.current).toBe(1);
+  });
+});
+
+describe('one emulator per data directory (class 9)', () => {
+  it('refuses a second server on a data directory in use, and a restart after kill -9 runs exactly one emulator on it', { timeout: 180_000 }, async () => {
+    const dir = await dataDir();
+    const dbDir = path.join(dir, 'dynamodb');
+    const first = await start(dir);
+    expect(emulatorsOn(dbDir)).toHaveLength(1);
+    await expect(start(dir)).rejects.toThrow(/in use by process \d+/);
+    expect(emulatorsOn(dbDir)).toHaveLength(1);
+    expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+
+    const jvm = first.jvm()!;
+    first.child.kill('SIGKILL');
+    expect(await waitUntil(() => !alive(jvm), 15_000)).toBe(true);
+    const again = await start(dir);
+    expect(emulatorsOn(dbDir)).toHaveLength(1);
+    expect((await rest(again.url, 'tn_user_quota', {})).status).toBe(200);
+  });
+});
