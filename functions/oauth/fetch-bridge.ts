@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toFetchResponse, toReqRes } from 'fetch-to-node';
 import type Provider from 'oidc-provider';
 import { USER_PERMISSIONS } from '../shared/auth/principal.js';
+import { readBody } from '../shared/http/request-body.js';
 import { redirectUrisAllowed } from './redirect-policy.js';
 import { issuerBasePath } from './provider.js';
 
@@ -32,9 +33,11 @@ export function fetchHandlerFor(provider: Provider, args: { issuer: string; extr
     headers.set('x-forwarded-proto', url.protocol.replace(':', ''));
     let body: string | undefined;
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
-      // Read whole (OAuth bodies are small): Koa recognises a body only by its Content-Length, which an API Gateway event lacks.
-      body = await incoming.text();
-      if (Buffer.byteLength(body) > BODY_LIMIT_BYTES) return oauthError(413, 'invalid_request', 'request body too large');
+      // Read whole (OAuth bodies are small) but never past the limit: a declared or streamed body over it
+      // is refused as soon as that is known. Koa recognises a body only by its Content-Length, which an API Gateway event lacks.
+      const read = await readBody(incoming, BODY_LIMIT_BYTES);
+      if (!read.ok) return read.reason === 'too-large' ? oauthError(413, 'invalid_request', 'request body too large') : oauthError(400, 'invalid_request', 'request body could not be read');
+      body = read.text;
       headers.set('content-length', String(Buffer.byteLength(body)));
       headers.delete('transfer-encoding');
       const refusal = path === '/oauth/register' ? redirectRefusal(body, args.extraRedirectUris) : undefined;
