@@ -12,9 +12,11 @@ import {
   ResponseTransferMode,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
+import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { nagFinding } from './nag-findings.js';
 
 /** A function behind the API and how long its streamed response may run. */
 export interface ApiTarget {
@@ -152,7 +154,7 @@ export class McpApi extends Construct {
           'when the API is exposed at scale.',
       },
       {
-        id: `AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]`,
+        id: nagFinding(this, 'AwsSolutions-IAM4', 'Policy', ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs').managedPolicyArn),
         reason:
           'The account-level API Gateway CloudWatch role must use the AWS managed policy API Gateway documents for ' +
           'writing access and execution logs; it is assumable only by apigateway.amazonaws.com.',

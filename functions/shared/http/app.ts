@@ -167,8 +167,9 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     const domain = mcpMatch?.[1];
     const endpoint = domain ? byDomain.get(domain) : all;
     if (!restMatch && !endpoint) return json({ error: `unknown domain "${domain}"`, domains: [...byDomain.keys()] }, 404);
-    const challengeOf = (definition: AnyToolDefinition | undefined) =>
-      definition ? challengeFor(definition, principal, { metadataUrl, scopePrefix: services.config.oauthScopePrefix }) : undefined;
+    // Messages name the tool as the caller knows it (with this deployment's prefix).
+    const challengeOf = (definition: AnyToolDefinition | undefined, name = definition && all.registry.servedName(definition)) =>
+      definition ? challengeFor({ ...definition, name: name! }, principal, { metadataUrl, scopePrefix: services.config.oauthScopePrefix }) : undefined;
 
     const body = await readBody(request);
     if (!body.ok) return bodyRefused(body.reason, Boolean(restMatch), traceId);
@@ -192,7 +193,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       for (const tool of resource?.access === 'user' ? resource.readsTools : []) {
         const definition = endpoint!.registry.get(endpoint!.registry.servedName({ name: tool }));
         // Needs a user even where the tool admits anonymous sessions: a transcript resource is always someone's.
-        const challenge = definition && challengeOf({ ...definition, name: resource!.name, access: 'user' });
+        const challenge = definition && challengeOf({ ...definition, access: 'user' }, resource!.name);
         if (challenge) return challengeResponse(challenge, read.id);
       }
     }
