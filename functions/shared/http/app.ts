@@ -1,6 +1,8 @@
 import { createMcpHandler, getOAuthProtectedResourceMetadataUrl, hostHeaderValidationResponse, originValidationResponse, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { requestUlid } from '../ids.js';
 import { SERVICE_VERSION } from '../config.js';
+import { AddressLimiter, ATTEMPT_LIMITS } from '../auth/attempt-limits.js';
+import { isGuess } from '../auth/authenticator.js';
 import { USER_PERMISSIONS, type Principal } from '../auth/principal.js';
 import { logger, resolveTraceId } from '../observability.js';
 import type { Services } from '../services.js';
@@ -11,6 +13,7 @@ import type { ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
 import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './auth-challenges.js';
+import { clientAddressOf } from './client-address.js';
 import { PreparedAnswers } from './json-answer.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
 import { prototypeKeysInToolCalls, readBody, resourceReadsIn, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
@@ -100,6 +103,8 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     if (definitions.length) byDomain.set(domain, endpointFor(definitions));
   }
   let openApi: string | undefined;
+  // Bearer tokens that verify against nothing, per address: guesses at a secret (ADR 0026).
+  const bearerGuesses = new AddressLimiter(services.store, ATTEMPT_LIMITS.bearerFailures, services.now);
 
   return async (request) => {
     const url = new URL(request.url);
@@ -156,11 +161,24 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
 
   async function serveCall(args: { request: Request; mcpMatch: RegExpExecArray | null; restMatch: RegExpExecArray | null; traceId: string; metadataUrl: string }): Promise<Response> {
     const { request, mcpMatch, restMatch, traceId, metadataUrl } = args;
+    const authorization = request.headers.get('authorization');
+    const address = clientAddressOf(request);
+    const tooManyGuesses = (retryAfter: number) =>
+      errorJson(
+        new ToolError('RATE_LIMITED', 'Too many bearer tokens that are not valid came from your network; wait before trying again.', { reason: 'invalid bearer tokens', retryAfter }),
+        requestUlid(),
+        traceId,
+        { 'retry-after': String(retryAfter) },
+      );
+    const blocked = authorization ? bearerGuesses.blockedFor(address) : undefined;
+    if (blocked) return tooManyGuesses(blocked);
     let principal: Principal;
     try {
-      principal = await services.authenticator.authenticate(request.headers.get('authorization'), { resourceBase: baseUrl(request, services) });
+      principal = await services.authenticator.authenticate(authorization, { resourceBase: baseUrl(request, services) });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
+      const wait = isGuess(error) ? await bearerGuesses.count(address) : undefined;
+      if (wait) return tooManyGuesses(wait);
       return errorJson(error, requestUlid(), traceId, { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` });
     }
 
