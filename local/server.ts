@@ -53,6 +53,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const port = Number(env.PORT ?? 8787);
   const host = env.HOST ?? '127.0.0.1';
   const baseConfig = loadConfig({ ...env, TN_RUNTIME: 'local' });
+  // A weak chosen token is refused before anything starts (the generated one is strong).
+  parseLocalTokens(env, GENERATED_TOKEN_STANDS_IN);
 
   let dynamo: DynamoDbLocal | undefined;
   let endpoint = baseConfig.dynamoDbEndpoint;
@@ -197,6 +199,9 @@ async function fillFreshDataDir(dbDir: string, config: AppConfig, set: SampleSet
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Where TN_LOCAL_TOKEN is unset, the generated token (strong by construction) is checked later. */
+const GENERATED_TOKEN_STANDS_IN = 'tnl_generated-token-placeholder';
 
 /** An unset TN_LOCAL_TOKEN is generated once and kept in TN_DATA_DIR so client configs survive restarts. */
 async function resolveLocalToken(dataDir: string, configured: string | undefined): Promise<{ token: string; generated: boolean }> {

@@ -38,7 +38,6 @@ export async function registrationRefusal(
   body: string,
   args: { address: string; extraRedirectUris?: string[]; limits: { any: AddressLimiter; connectors: AddressLimiter } },
 ): Promise<Refusal | undefined> {
-  if (Buffer.byteLength(body) > REGISTRATION_BODY_LIMIT_BYTES) return invalid(`a registration must be at most ${REGISTRATION_BODY_LIMIT_BYTES} bytes`);
   let metadata: Record<string, unknown>;
   try {
     metadata = JSON.parse(body) as Record<string, unknown>;
@@ -66,6 +65,8 @@ export async function registrationRefusal(
       };
     }
   }
+  // Whatever else it holds (a key set, fields of its own), a registration is small.
+  if (Buffer.byteLength(body) > REGISTRATION_BODY_LIMIT_BYTES) return invalid(`a registration must be at most ${REGISTRATION_BODY_LIMIT_BYTES} bytes`);
   const hosted = Array.isArray(uris) && uris.length > 0 && (uris as string[]).every(isConnectorCallback);
   const limiter = hosted ? args.limits.connectors : args.limits.any;
   const wait = limiter.blockedFor(args.address) ?? (await limiter.count(args.address));
