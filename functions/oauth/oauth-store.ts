@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { forgetGrant } from '../shared/auth/grant-liveness.js';
+import { forgetGrant } from '../shared/auth/grant-store.js';
 import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import { deleteAll } from '../shared/store/batch-writes.js';
 import type { Store } from '../shared/store/dynamo-client.js';
@@ -188,7 +188,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
       operation: 'GetItem',
       index: 'table',
       key: ARTIFACT,
-      usedBy: ['/oauth/* (authorization, token, registration, revocation, sign-in and consent)', 'every request with one of our access tokens (is its grant still there? remembered 30 s per process)'],
+      usedBy: ['/oauth/* (authorization, token, registration, revocation, sign-in and consent)'],
       notes: 'Reads ignore an expired item TTL has not reclaimed yet. Registered clients expire a day after registration unless they obtain tokens.',
     },
     {

@@ -1,7 +1,8 @@
 import Provider, { errors, type Configuration } from 'oidc-provider';
 import { USER_PERMISSIONS } from '../shared/auth/principal.js';
 import { isResourceOf } from '../shared/auth/resource-identifiers.js';
-import { isFetchableUrl } from '../shared/net/outbound-url.js';
+import { outboundFetch } from '../shared/net/outbound-fetch.js';
+import { urlProblem } from '../shared/net/outbound-url.js';
 import { logger } from '../shared/observability.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { hashOf, OAuthStore, touchClient } from './oauth-store.js';
@@ -116,7 +117,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         enabled: true,
         // Experimental in oidc-provider: acknowledging the draft makes an update to a newer one fail loudly.
         ack: 'draft-02',
-        allowFetch: async (_ctx, clientId) => isFetchableUrl(clientId, options.runtime),
+        // A metadata document is fetched from a public https address only, on every runtime: an
+        // anonymous authorization must not make this server connect anywhere else (ADR 0029).
+        allowFetch: async (_ctx, clientId) => urlProblem(new URL(clientId), 'public') === undefined,
         allowClient: async (_ctx, client) => redirectUrisAllowed([...(client.redirectUris ?? [])], options.extraRedirectUris),
       },
     } as Configuration['features'],
@@ -140,6 +143,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       Interaction: 60 * 60,
       IdToken: 60 * 60,
     },
+    // The metadata documents' fetches: public addresses only, checked at connect time, no redirects.
+    fetch: outboundFetch('public'),
     renderError: async (ctx, out) => {
       ctx.set(PAGE_HEADERS);
       ctx.type = 'html';

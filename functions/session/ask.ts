@@ -3,15 +3,10 @@ import { DomainError } from '../shared/domain-error.js';
 import type { ToolContext } from '../shared/tools/tool-context.js';
 import {
   answeringInThisProcess,
-  chargeAnswering,
-  claimAnswering,
   contentHash,
   deleteDraftItem,
   getAskRequest,
-  giveBackAnswering,
-  leaseIsLive,
   leaseUntil,
-  LEASE_MS,
   putAskRequestItem,
   THIS_PROCESS,
   transitionAskRequestItem,
@@ -22,17 +17,14 @@ import { AppendConditionFailed, appendEvents, readEvent, readSessionAndLatestEve
 import { loadCallerProfile, type CallerProfile } from './caller-profile.js';
 import {
   chargeFields,
-  promptCounter,
   promptInTransaction,
-  promptRefused,
-  promptWindowAt,
-  PROMPT_QUOTA_KIND,
   releasePrompt,
   reservePrompt,
   type PromptReservation,
 } from './prompt-quota.js';
 import type { SessionEvent, SessionRecord } from './session-model.js';
 import { answerQuestion, historyBefore, historyFromRecent, type AskOutcome } from './answer-question.js';
+import { retryAnswer } from './retry-answer.js';
 import { openableBy } from './session-store.js';
 import type { LanguageModelFactory, ModelTarget } from './tutor/language-model.js';
 import { resolveModelTarget } from './tutor/model-target.js';
@@ -121,7 +113,7 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
           'Call tn_session_ask again with draft false (or omitted) and the same clientEventId to get its answer.',
         );
       }
-      return await retryAnswer(turn, existing);
+      return await retryAnswer({ ...turn, deviceId: input.deviceId }, existing);
     }
     assertActive(session);
     if (input.draft) {
@@ -235,59 +227,6 @@ async function sendQuestion(
     });
   } finally {
     answeringInThisProcess.end(input.sessionId, args.clientEventId);
-  }
-}
-
-/**
- * The question was stored but not answered: the provider failed, the caller went away, or the process
- * answering it died. Answer it now, on the prompt it already holds if it holds one (charged once).
- */
-async function retryAnswer(turn: Turn, request: AskRequest): Promise<AskOutcome> {
-  const { ctx, session } = turn;
-  const store = ctx.services.store;
-  const now = ctx.now();
-  const inProgress = (until: number) =>
-    new DomainError(
-      'conflict',
-      `The message "${request.clientEventId}" is being answered by another request.`,
-      { reason: 'answer in progress', retryAfter: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) },
-      'Wait details.retryAfter seconds, then call again with the same clientEventId to get the answer.',
-    );
-  if (leaseIsLive(session.sessionId, request, now, ctx.services.config.soleServer === true)) throw inProgress(Date.parse(request.answeringUntil!));
-  answeringInThisProcess.start(session.sessionId, request.clientEventId);
-  let charge: Pick<AskRequest, 'chargedOwner' | 'chargedAt'> = { chargedOwner: request.chargedOwner, chargedAt: request.chargedAt };
-  let claimed = false;
-  let handedOver = false;
-  try {
-    if (!(await claimAnswering(store, session.sessionId, request, now))) throw inProgress(now.getTime() + LEASE_MS);
-    claimed = true;
-    const target = await resolveModelTarget(ctx.services, ctx.principal, turn.caller);
-    if (!charge.chargedAt) {
-      const counter = promptCounter(ctx.principal, now, turn.caller.promptLimit);
-      if (!(await chargeAnswering(store, session.sessionId, request.clientEventId, counter, now))) throw await promptRefused(ctx.services, ctx.principal, counter, now);
-      charge = chargeFields({ owner: counter.userId, window: counter.window });
-    }
-    const question = await readEvent(store, session.sessionId, request.userSeq!);
-    if (!question) throw new Error(`question seq ${request.userSeq} of a sent ask is missing`);
-    handedOver = true;
-    return await answerQuestion(ctx, turn.createModel, {
-      session,
-      question,
-      target,
-      charge,
-      clientEventId: request.clientEventId,
-      emittedBefore: request.eventsEmitted,
-      deviceId: turn.input.deviceId,
-      responseLength: turn.caller.preferences.responseLength,
-    });
-  } catch (error) {
-    // answerQuestion gives back what it holds itself; a failure before it gives back the lease and any prompt held.
-    if (claimed && !handedOver) {
-      await giveBackAnswering(store, session.sessionId, { clientEventId: request.clientEventId, ...charge }, PROMPT_QUOTA_KIND, promptWindowAt).catch(() => undefined);
-    }
-    throw error;
-  } finally {
-    answeringInThisProcess.end(session.sessionId, request.clientEventId);
   }
 }
 

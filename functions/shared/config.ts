@@ -6,6 +6,11 @@ export const SERVICE_VERSION = '0.1.0';
 export interface AppConfig {
   /** `local` trusts loopback and private addresses; `aws` does not. */
   runtime: 'local' | 'aws';
+  /**
+   * Where the servers may connect on a caller's say-so (model base URLs, client ID metadata documents):
+   * `public` (https, public addresses only; always in AWS, TN_OUTBOUND=public locally) or `any`.
+   */
+  outboundPolicy: 'public' | 'any';
   region: string;
   tableName: string;
   dynamoDbEndpoint?: string;
@@ -120,8 +125,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new Error(`TN_PROMPTS_PER_DAY must be a non-negative integer, got "${env.TN_PROMPTS_PER_DAY}"`);
   }
   const jwtIssuer = env.TN_JWT_ISSUER;
+  const outbound = env.TN_OUTBOUND ?? 'local';
+  if (outbound !== 'local' && outbound !== 'public') throw new Error(`TN_OUTBOUND must be local or public, got "${outbound}"`);
   return {
     runtime,
+    outboundPolicy: runtime === 'aws' || outbound === 'public' ? 'public' : 'any',
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-west-2',
     tableName: env.TN_TABLE_NAME ?? 'tutor-nexus',
     dynamoDbEndpoint: env.TN_DYNAMODB_ENDPOINT || undefined,

@@ -3,7 +3,7 @@ import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, ty
 import type { AppConfig } from '../config.js';
 import type { Store } from '../store/dynamo-client.js';
 import { ToolError } from '../tools/errors.js';
-import { grantIsLive } from './grant-liveness.js';
+import { grantIsLive } from './grant-store.js';
 import { findPersonalAccessToken, hashToken, PAT_PREFIX } from './personal-access-tokens.js';
 import { isResourceOf } from './resource-identifiers.js';
 import { ANONYMOUS, knownPermissions, type Principal, userPrincipal } from './principal.js';

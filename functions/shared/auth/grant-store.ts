@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { declareAccessPatterns, param } from '../store/access-patterns.js';
 import type { Store } from '../store/dynamo-client.js';
-import { oauthKeys } from '../store/keys.js';
+import { ENTITY, oauthKeys } from '../store/keys.js';
 
 /**
  * Whether the grant an access token was issued from still stands. Access tokens are JWTs verified
@@ -34,3 +35,15 @@ export async function grantIsLive(store: Store, grantIdHash: string, now = Date.
 export function forgetGrant(grantIdHash: string): void {
   liveUntil.delete(grantIdHash);
 }
+
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
+  {
+    name: 'Is the grant behind an access token still there',
+    entity: ENTITY.oauthArtifact,
+    operation: 'GetItem',
+    index: 'table',
+    key: oauthKeys.artifact('Grant', param('gid')),
+    usedBy: ['every request bearing one of our access tokens (a live grant is remembered 30 s per process)'],
+    notes: 'ProjectionExpression expiresAt. `gid` is the token\'s claim: the grant id\'s SHA-256, the grant\'s key. Revocation deletes the grant (oauth-store.ts).',
+  },
+]);
