@@ -14,6 +14,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { buildMcpServer } from './mcp-server.js';
 import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './auth-challenges.js';
 import { clientAddressOf } from './client-address.js';
+import { authorizationOf, serveWebSession, WEB_SESSION_PATH } from './web-session.js';
 import { PreparedAnswers } from './json-answer.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
 import { prototypeKeysInToolCalls, readBody, resourceReadsIn, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
@@ -142,6 +143,10 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
 
     if (options.webApp && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(path)) return options.webApp(request);
 
+    if (path === WEB_SESSION_PATH) {
+      const cors = corsHeaders(request.headers.get('origin'));
+      return withHeaders(await serveWebSession(request, (authorization) => authenticateCounted(request, authorization)), cors);
+    }
     const mcpMatch = /^\/mcp(?:\/([a-z]+))?$/.exec(path);
     const restMatch = /^\/v1\/tools\/([A-Za-z0-9_]+)$/.exec(path);
     if (!mcpMatch && !restMatch) return json({ error: 'not found', path }, 404);
@@ -159,27 +164,35 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     return withHeaders(await serveCall({ request, mcpMatch, restMatch, traceId, metadataUrl }), cors);
   };
 
-  async function serveCall(args: { request: Request; mcpMatch: RegExpExecArray | null; restMatch: RegExpExecArray | null; traceId: string; metadataUrl: string }): Promise<Response> {
-    const { request, mcpMatch, restMatch, traceId, metadataUrl } = args;
-    const authorization = request.headers.get('authorization');
+  /**
+   * Authentication as every request gets it: a bearer token that verifies against nothing counts as a
+   * guess for the request's address, and past the limit the address's tokens are not checked at all
+   * (RATE_LIMITED) until its window ends (ADR 0026).
+   */
+  async function authenticateCounted(request: Request, authorization: string | null): Promise<Principal> {
     const address = clientAddressOf(request);
     const tooManyGuesses = (retryAfter: number) =>
-      errorJson(
-        new ToolError('RATE_LIMITED', 'Too many bearer tokens that are not valid came from your network; wait before trying again.', { reason: 'invalid bearer tokens', retryAfter }),
-        requestUlid(),
-        traceId,
-        { 'retry-after': String(retryAfter) },
-      );
+      new ToolError('RATE_LIMITED', 'Too many bearer tokens that are not valid came from your network; wait before trying again.', { reason: 'invalid bearer tokens', retryAfter });
     const blocked = authorization ? bearerGuesses.blockedFor(address) : undefined;
-    if (blocked) return tooManyGuesses(blocked);
+    if (blocked) throw tooManyGuesses(blocked);
+    try {
+      return await services.authenticator.authenticate(authorization, { resourceBase: baseUrl(request, services) });
+    } catch (error) {
+      const wait = isGuess(error) ? await bearerGuesses.count(address) : undefined;
+      throw wait ? tooManyGuesses(wait) : error;
+    }
+  }
+
+  async function serveCall(args: { request: Request; mcpMatch: RegExpExecArray | null; restMatch: RegExpExecArray | null; traceId: string; metadataUrl: string }): Promise<Response> {
+    const { request, mcpMatch, restMatch, traceId, metadataUrl } = args;
     let principal: Principal;
     try {
-      principal = await services.authenticator.authenticate(authorization, { resourceBase: baseUrl(request, services) });
+      principal = await authenticateCounted(request, authorizationOf(request));
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
-      const wait = isGuess(error) ? await bearerGuesses.count(address) : undefined;
-      if (wait) return tooManyGuesses(wait);
-      return errorJson(error, requestUlid(), traceId, { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` });
+      const retryAfter = error.details?.retryAfter;
+      const headers: Record<string, string> = error.code === 'RATE_LIMITED' && retryAfter ? { 'retry-after': String(retryAfter) } : { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` };
+      return errorJson(error, requestUlid(), traceId, headers);
     }
 
     const domain = mcpMatch?.[1];
