@@ -36,7 +36,7 @@ const INTERACTION = /^\/oauth\/interaction\/([A-Za-z0-9_-]+)(?:\/(sign-in|consen
  * secret field, then a page naming the client, where it sends the code and the permissions it asks
  * for. The interaction cookie oidc-provider sets binds each form to the browser that started it.
  *
- * With the token form, every authorization signs in afresh (ADR 0026): the grant is made from the
+ * With the token form, every authorization signs in afresh (ADR 0027): the grant is made from the
  * credential typed for it, never holds a permission that credential lacks, and expires with it. A
  * sign-in that fails counts against the browser's network address; past the limit the form is refused
  * without checking the secret.

@@ -3,7 +3,7 @@ import { INPUT_BOUNDS } from '../shared/tools/input-bounds.js';
 import type { SessionSnapshot } from './snapshot.js';
 
 /**
- * What an imported session may hold: what the tools themselves can write (ADR 0028). A student's
+ * What an imported session may hold: what the tools themselves can write (ADR 0029). A student's
  * message is an ask's (10,000 characters); an answer is bounded so every event fits a DynamoDB item
  * with room to spare; ids and labels are the inputs' own limits.
  */

@@ -19,7 +19,7 @@ export interface ImportResult {
  * Writes a verified snapshot as the caller's session. Importing the same snapshot again (or one the
  * server already holds every event of) changes nothing; a session that diverged from it is CONFLICT.
  *
- * Which id (ADR 0028): the snapshot's own when the caller proves they owned it (the proof their export
+ * Which id (ADR 0029): the snapshot's own when the caller proves they owned it (the proof their export
  * carries) or holds it now, so devices that know the id keep working. Otherwise an id of the caller's
  * own, derived from the caller and the original, whether or not anyone holds the original: the answer
  * says nothing about other people's sessions, and since an import never takes an id it does not prove

@@ -9,7 +9,7 @@ export interface AttemptLimit {
 }
 
 /**
- * Attempts one network address may make in a window (ADR 0026). Failed sign-ins and bearer tokens
+ * Attempts one network address may make in a window (ADR 0027). Failed sign-ins and bearer tokens
  * that do not verify are guesses at a secret; registrations are cheap to send and stored. Addresses
  * are counted by the IPv6 /64 (clientAddressOf), in the table's quota counters, so every process agrees.
  */

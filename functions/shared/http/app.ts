@@ -104,7 +104,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     if (definitions.length) byDomain.set(domain, endpointFor(definitions));
   }
   let openApi: string | undefined;
-  // Bearer tokens that verify against nothing, per address: guesses at a secret (ADR 0026).
+  // Bearer tokens that verify against nothing, per address: guesses at a secret (ADR 0027).
   const bearerGuesses = new AddressLimiter(services.store, ATTEMPT_LIMITS.bearerFailures, services.now);
 
   return async (request) => {
@@ -167,7 +167,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
   /**
    * Authentication as every request gets it: a bearer token that verifies against nothing counts as a
    * guess for the request's address, and past the limit the address's tokens are not checked at all
-   * (RATE_LIMITED) until its window ends (ADR 0026).
+   * (RATE_LIMITED) until its window ends (ADR 0027).
    */
   async function authenticateCounted(request: Request, authorization: string | null): Promise<Principal> {
     const address = clientAddressOf(request);
