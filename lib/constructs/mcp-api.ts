@@ -101,6 +101,7 @@ export class McpApi extends Construct {
     // ANY: POST carries MCP messages; GET and DELETE must reach the function so it can answer 405.
     const mcp = root.addResource('mcp');
     mcp.addMethod('ANY', router, options());
+    get(mcp.addResource('server-card'));
     for (const [domain, target] of Object.entries(props.domains)) {
       mcp.addResource(domain).addMethod('ANY', integrate(target), options());
     }
@@ -117,6 +118,7 @@ export class McpApi extends Construct {
     const protectedResource = wellKnown.addResource('oauth-protected-resource');
     get(protectedResource);
     get(protectedResource.addResource('{proxy+}'));
+    get(wellKnown.addResource('mcp').addResource('server-card.json'));
     if (props.authorizationServer) {
       const authorizationServer = integrate(props.authorizationServer);
       for (const metadata of ['oauth-authorization-server', 'openid-configuration']) {

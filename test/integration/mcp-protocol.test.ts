@@ -121,6 +121,16 @@ describe('authorization challenges (MCP authorization spec, resource server)', (
     expect((await call('/mcp', 'tn_tools_list')).status).toBe(200);
   });
 
+  it('publishes a server card (SEP-2127) at the well-known path and beside /mcp, readable from any origin', async () => {
+    for (const path of ['/.well-known/mcp/server-card.json', '/mcp/server-card']) {
+      const response = await fetch(`${server.url}${path}`, { headers: { origin: 'https://registry.example' } });
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('access-control-allow-origin'), path).toBe('*');
+      const card = (await response.json()) as { name: string; remotes: { type: string; url: string }[] };
+      expect(card.remotes).toEqual([expect.objectContaining({ type: 'streamable-http', url: `${server.url}/mcp` })]);
+    }
+  });
+
   it('answers the REST twin the same way, with the ErrorResponse as its body', async () => {
     const response = await fetch(`${server.url}/v1/tools/tn_user_quota`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(401);

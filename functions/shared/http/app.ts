@@ -11,6 +11,7 @@ import { DOMAINS, type AnyToolDefinition, type Domain } from '../tools/define-to
 import { ToolError, type FieldIssue } from '../tools/errors.js';
 import type { ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { serverCard } from '../discovery/server-card.js';
 import { buildMcpServer } from './mcp-server.js';
 import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './auth-challenges.js';
 import { clientAddressOf } from './client-address.js';
@@ -55,7 +56,7 @@ const isAuthorizationServerPath = (path: string) =>
 
 /** Called from other origins by design (browser-based clients), protected by PKCE rather than by Origin. */
 const isCrossOriginByDesign = (path: string) =>
-  path.startsWith('/.well-known/') || ['/oauth/jwks', '/oauth/token', '/oauth/register', '/oauth/revoke'].includes(path);
+  path.startsWith('/.well-known/') || ['/oauth/jwks', '/oauth/token', '/oauth/register', '/oauth/revoke', '/mcp/server-card'].includes(path);
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -135,6 +136,11 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     if (path === '/openapi.json' && request.method === 'GET' && options.openApiDocument) {
       openApi ??= JSON.stringify(options.openApiDocument(all.registry, baseUrl(request, services)));
       return new Response(openApi, { headers: { 'content-type': 'application/json' } });
+    }
+    // SEP-2127: what a client reads before it connects (at the well-known path and beside the endpoint).
+    if ((path === '/.well-known/mcp/server-card.json' || path === '/mcp/server-card') && (request.method === 'GET' || request.method === 'OPTIONS')) {
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(null, true) });
+      return withHeaders(json(serverCard(baseUrl(request, services))), { ...corsHeaders(null, true), 'cache-control': 'public, max-age=3600' });
     }
     if (path.startsWith('/.well-known/oauth-protected-resource')) {
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(null, true) });
