@@ -1,8 +1,6 @@
 import { createMcpHandler, getOAuthProtectedResourceMetadataUrl, hostHeaderValidationResponse, originValidationResponse, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { requestUlid } from '../ids.js';
 import { SERVICE_VERSION } from '../config.js';
-import { AddressLimiter, ATTEMPT_LIMITS } from '../auth/attempt-limits.js';
-import { isGuess } from '../auth/authenticator.js';
 import { USER_PERMISSIONS, type Principal } from '../auth/principal.js';
 import { logger, resolveTraceId } from '../observability.js';
 import type { Services } from '../services.js';
@@ -14,7 +12,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { serverCard } from '../discovery/server-card.js';
 import { buildMcpServer } from './mcp-server.js';
 import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './auth-challenges.js';
-import { clientAddressOf } from './client-address.js';
+import { countedAuthentication } from './counted-authentication.js';
 import { authorizationOf, serveWebSession, WEB_SESSION_PATH } from './web-session.js';
 import { PreparedAnswers } from './json-answer.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
@@ -106,7 +104,8 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
   }
   let openApi: string | undefined;
   // Bearer tokens that verify against nothing, per address: guesses at a secret (ADR 0027).
-  const bearerGuesses = new AddressLimiter(services.store, ATTEMPT_LIMITS.bearerFailures, services.now);
+  const authenticate = countedAuthentication(services);
+  const authenticateCounted = (request: Request, authorization: string | null) => authenticate(request, authorization, baseUrl(request, services));
 
   return async (request) => {
     const url = new URL(request.url);
@@ -169,25 +168,6 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     const metadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(`${baseUrl(request, services)}${mcpMatch ? path : '/mcp'}`));
     return withHeaders(await serveCall({ request, mcpMatch, restMatch, traceId, metadataUrl }), cors);
   };
-
-  /**
-   * Authentication as every request gets it: a bearer token that verifies against nothing counts as a
-   * guess for the request's address, and past the limit the address's tokens are not checked at all
-   * (RATE_LIMITED) until its window ends (ADR 0027).
-   */
-  async function authenticateCounted(request: Request, authorization: string | null): Promise<Principal> {
-    const address = clientAddressOf(request);
-    const tooManyGuesses = (retryAfter: number) =>
-      new ToolError('RATE_LIMITED', 'Too many bearer tokens that are not valid came from your network; wait before trying again.', { reason: 'invalid bearer tokens', retryAfter });
-    const blocked = authorization ? bearerGuesses.blockedFor(address) : undefined;
-    if (blocked) throw tooManyGuesses(blocked);
-    try {
-      return await services.authenticator.authenticate(authorization, { resourceBase: baseUrl(request, services) });
-    } catch (error) {
-      const wait = isGuess(error) ? await bearerGuesses.count(address) : undefined;
-      throw wait ? tooManyGuesses(wait) : error;
-    }
-  }
 
   async function serveCall(args: { request: Request; mcpMatch: RegExpExecArray | null; restMatch: RegExpExecArray | null; traceId: string; metadataUrl: string }): Promise<Response> {
     const { request, mcpMatch, restMatch, traceId, metadataUrl } = args;
