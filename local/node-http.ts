@@ -15,6 +15,8 @@ import { logger } from '../functions/shared/observability.js';
  */
 const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
 const DISCARD_MAX_MS = 15_000;
+/** Between finishing our side of a cut connection and closing it: time for the client to read the answer. */
+const CUT_GRACE_MS = 2_000;
 
 const REQUESTS_SEEN = Symbol('requests seen on this socket');
 type CountedSocket = Socket & { [REQUESTS_SEEN]?: number };
@@ -89,15 +91,20 @@ const discarding = new WeakSet<IncomingMessage>();
 function discardRest(req: IncomingMessage): void {
   discarding.add(req);
   let discarded = 0;
-  const cut = () => req.socket.destroy();
+  // Past the bound: stop reading (the client's writes back up rather than fail), finish our side so the
+  // client reads the answer to its end, and close the connection a moment later.
+  const cut = () => {
+    clearTimeout(timer);
+    req.pause();
+    req.removeAllListeners('data');
+    req.socket.end();
+    setTimeout(() => req.socket.destroy(), CUT_GRACE_MS).unref();
+  };
   const timer = setTimeout(cut, DISCARD_MAX_MS);
   timer.unref();
   req.on('data', (chunk: Buffer) => {
     discarded += chunk.byteLength;
-    if (discarded > DISCARD_MAX_BYTES) {
-      clearTimeout(timer);
-      cut();
-    }
+    if (discarded > DISCARD_MAX_BYTES) cut();
   });
   req.once('end', () => clearTimeout(timer));
   req.once('close', () => clearTimeout(timer));
