@@ -87,18 +87,38 @@ interface Resolved {
   partialMatches: Match[];
   conditionalMatches?: Match[];
   nearMisses: { course: string; reason: string }[];
-  plan: { totalCredits: number; ruleIds: string[] };
+  plan: { totalCredits: number; ruleIds: string[]; constraints?: { text: string; limitedPlan: boolean }[] };
 }
 
-/** `tn transfer --from langara --to sfu "CPSC 1160" "CPSC 1181" [--as-of YYYY-MM-DD] [--json]`. */
+/** "POLI 1250=2010-12" → { "POLI 1250": "2010-12" }: when each course was completed. */
+function completedOn(values: string[] | undefined): Record<string, string> | undefined {
+  if (!values?.length) return undefined;
+  return Object.fromEntries(
+    values.map((value) => {
+      const at = value.lastIndexOf('=');
+      if (at < 1) throw new CliError(`--completed-on takes COURSE=DATE, e.g. "POLI 1250=2010-12"; got "${value}"`, 'USAGE', 2);
+      return [value.slice(0, at).trim(), value.slice(at + 1).trim()];
+    }),
+  );
+}
+
+const STUDENT_OPTIONS = {
+  'as-of': { type: 'string' },
+  'completed-on': { type: 'string', multiple: true },
+  program: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+function studentInput(values: { 'as-of'?: string; 'completed-on'?: string[]; program?: string }) {
+  const dates = completedOn(values['completed-on']);
+  return { ...(values['as-of'] ? { asOfDate: values['as-of'] } : {}), ...(dates ? { completedOn: dates } : {}), ...(values.program ? { program: values.program } : {}) };
+}
+
+/** `tn transfer --from langara --to sfu "CPSC 1160" "CPSC 1181" [--as-of YYYY-MM-DD] [--completed-on "CPSC 1160=2019-12"] [--program P] [--json]`. */
 export async function transfer(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { from: { type: 'string' }, to: { type: 'string' }, 'as-of': { type: 'string' }, json: { type: 'boolean' } },
-  });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { from: { type: 'string' }, to: { type: 'string' }, ...STUDENT_OPTIONS } });
   if (!values.from || !values.to || !positionals.length) throw new CliError('Usage: tn transfer --from langara --to sfu "CPSC 1160" "CPSC 1181"', 'USAGE', 2);
-  const input = { sourceInstitution: values.from, targetInstitution: values.to, sourceCourses: positionals, ...(values['as-of'] ? { asOfDate: values['as-of'] } : {}) };
+  const input = { sourceInstitution: values.from, targetInstitution: values.to, sourceCourses: positionals, ...studentInput(values) };
   const result = await withConnection(io.env, (c) => withProgress(io, 'Resolving transfer credit…', () => c.call<Resolved>('tn_transfer_resolve', input)));
   if (values.json) return printJson(io, result), 0;
   const kinds: [string, Match[]][] = [
@@ -121,5 +141,42 @@ export async function transfer(args: string[], io: Io): Promise<number> {
   else io.out('No transfer rule covers these courses.\n');
   for (const miss of result.nearMisses) io.out(paint(io, 'yellow', `${miss.course}: ${miss.reason}\n`));
   io.out(`Best plan: ${result.plan.totalCredits} credits from ${result.plan.ruleIds.length} rule${result.plan.ruleIds.length === 1 ? '' : 's'}.\n`);
+  for (const limit of (result.plan.constraints ?? []).filter((c) => c.limitedPlan)) io.out(paint(io, 'yellow', `Limited by the wording: ${limit.text}\n`));
+  return 0;
+}
+
+interface Compared {
+  sourceInstitution: string;
+  receivers: {
+    institution: string;
+    name: string | null;
+    plannedCredits: number;
+    normalizedCredits?: number;
+    creditScale?: { factor: number; unit: string; rule: string };
+    coursesTransferred: string[];
+    coursesLost: string[];
+  }[];
+}
+
+/** `tn compare --from langara "CPSC 1150" "MATH 1171" [--to sfu --to uvic] [--as-of …] [--completed-on …] [--program …] [--json]`: every receiver, ranked on one credit scale. */
+export async function compare(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { from: { type: 'string' }, to: { type: 'string', multiple: true }, ...STUDENT_OPTIONS } });
+  if (!values.from || !positionals.length) throw new CliError('Usage: tn compare --from langara "CPSC 1150" "MATH 1171" [--to sfu --to uvic]', 'USAGE', 2);
+  const input = { sourceInstitution: values.from, sourceCourses: positionals, ...(values.to?.length ? { receivers: values.to } : {}), ...studentInput(values) };
+  const result = await withConnection(io.env, (c) => withProgress(io, 'Comparing receivers…', () => c.call<Compared>('tn_transfer_compare', input)));
+  if (values.json) return printJson(io, result), 0;
+  const code = (ref: string) => ref.slice(ref.indexOf(':') + 1);
+  const rows = result.receivers.map((r) => [
+    r.name ?? r.institution,
+    `${r.plannedCredits} ${r.creditScale?.unit ?? 'credits'}`,
+    r.normalizedCredits ?? r.plannedCredits,
+    r.coursesTransferred.map(code).join(', ') || '–',
+    r.coursesLost.map(code).join(', ') || '–',
+  ]);
+  if (rows.length) io.out(table(io, ['receiver', 'planned', 'common scale', 'transfers', 'lost'], rows));
+  else io.out('No receiving institution has rules for these courses.\n');
+  const scales = [...new Map(result.receivers.filter((r) => r.creditScale && r.creditScale.factor !== 1).map((r) => [r.institution, r.creditScale!.rule])).entries()];
+  for (const [institution, rule] of scales) io.out(`${institution}: ${rule}\n`);
+  if (rows.length) io.out('Ranked by the common scale, where a one-term course is 3 credits.\n');
   return 0;
 }
