@@ -18,8 +18,9 @@ export interface EmulatorSupervisor {
  */
 export function superviseEmulator(
   first: DynamoDbLocal,
-  args: { restart: (port: number) => Promise<DynamoDbLocal>; giveUp: (reason: string) => void },
+  args: { restart: (port: number) => Promise<DynamoDbLocal>; giveUp: (reason: string) => void; now?: () => number },
 ): EmulatorSupervisor {
+  const now = args.now ?? Date.now;
   let current = first;
   let stopping = false;
   const exits: number[] = [];
@@ -28,9 +29,9 @@ export function superviseEmulator(
     for (;;) {
       const reason = await current.exited;
       if (stopping) return;
-      const now = Date.now();
-      exits.push(now);
-      while (exits.length && now - exits[0]! > RESTART_WINDOW_MS) exits.shift();
+      const at = now();
+      exits.push(at);
+      while (exits.length && at - exits[0]! > RESTART_WINDOW_MS) exits.shift();
       if (exits.length > MAX_RESTARTS) return args.giveUp(`DynamoDB Local exited ${exits.length} times within a minute (last: ${reason})`);
       logger.warn('DynamoDB Local exited unexpectedly; starting it again', { reason, port: current.port });
       try {

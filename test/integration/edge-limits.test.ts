@@ -75,8 +75,10 @@ describe('bodies over the limit (class 4)', () => {
   it('every edge refuses a 200 MB body with 413 without buffering it: the server grows by a few MB, not by the body', { timeout: 120_000 }, async () => {
     const server = process_.child.pid!;
     const before = rssKb(server);
-    for (const route of ['/oauth/token', '/oauth/register', '/oauth/revoke', '/mcp', '/v1/tools/tn_course_search']) {
-      const answer = await streamPost(`${process_.url}${route}`, 200 * 1024 * 1024);
+    // The web session answers only a browser's request: it names its origin.
+    const origin = { origin: new URL(process_.url).origin };
+    for (const route of ['/oauth/token', '/oauth/register', '/oauth/revoke', '/oauth/interaction/any/login', '/mcp', '/mcp/session', '/v1/tools/tn_course_search', '/v1/web-session']) {
+      const answer = await streamPost(`${process_.url}${route}`, 200 * 1024 * 1024, { headers: route === '/v1/web-session' ? origin : {} });
       expect(answer.status, `${route}: ${answer.writeError ?? ''}`).toBe(413);
     }
     // Declared up front, a body over the limit is refused before a byte of it is read.

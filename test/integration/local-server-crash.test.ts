@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -146,6 +147,42 @@ describe('one emulator per data directory (class 9)', () => {
     const jvm = first.jvm()!;
     first.child.kill('SIGKILL');
     expect(await waitUntil(() => !alive(jvm), 15_000)).toBe(true);
+    const again = await start(dir);
+    expect(emulatorsOn(dbDir)).toHaveLength(1);
+    expect((await rest(again.url, 'tn_user_quota', {})).status).toBe(200);
+  });
+});
+
+describe('an emulator that cannot be kept running (class 8)', () => {
+  it('stops npm start with exit code 1 and the reason, leaving no emulator and no lock behind, and the next start serves', { timeout: 240_000 }, async () => {
+    const dir = await dataDir();
+    const dbDir = path.join(dir, 'dynamodb');
+    const server = await start(dir);
+    let code: number | null | undefined;
+    void server.exited.then((exitCode) => (code = exitCode));
+    // Every JVM the server starts is killed as soon as it appears, until the server gives up on it.
+    const killed = new Set<number>();
+    const gaveUp = await waitUntil(
+      () => {
+        if (code !== undefined) return true;
+        const jvm = server.jvm();
+        if (jvm && !killed.has(jvm) && alive(jvm)) {
+          killed.add(jvm);
+          process.kill(jvm, 'SIGKILL');
+        }
+        return false;
+      },
+      180_000,
+      50,
+    );
+    expect(gaveUp, server.output()).toBe(true);
+    expect(code).toBe(1);
+    expect(server.output()).toMatch(/Tutor Nexus is stopping: DynamoDB Local (exited \d+ times within a minute|exited \(.*\) and could not be started again)/);
+    expect(server.output()).not.toMatch(/\n\s+at .+:\d+:\d+/); // a reason, not a stack
+    expect(killed.size).toBeGreaterThanOrEqual(1);
+    expect(await waitUntil(() => emulatorsOn(dbDir).length === 0, 15_000)).toBe(true);
+    expect(existsSync(path.join(dbDir, 'tutor-nexus.lock'))).toBe(false);
+
     const again = await start(dir);
     expect(emulatorsOn(dbDir)).toHaveLength(1);
     expect((await rest(again.url, 'tn_user_quota', {})).status).toBe(200);

@@ -150,7 +150,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
 
     if (path === WEB_SESSION_PATH) {
       const cors = corsHeaders(request.headers.get('origin'));
-      return withHeaders(await serveWebSession(request, (authorization) => authenticateCounted(request, authorization)), cors);
+      return withHeaders(await serveWebSession(request, (authorization) => authenticateCounted(request, authorization), traceId), cors);
     }
     const mcpMatch = /^\/mcp(?:\/([a-z]+))?$/.exec(path);
     const restMatch = /^\/v1\/tools\/([A-Za-z0-9_]+)$/.exec(path);

@@ -1,5 +1,8 @@
 import type { Principal } from '../auth/principal.js';
-import { HTTP_STATUS_BY_CODE, ToolError } from '../tools/errors.js';
+import { requestUlid } from '../ids.js';
+import { ToolError } from '../tools/errors.js';
+import { readBody } from './request-body.js';
+import { errorJson } from './rest.js';
 
 /** Checks a bearer credential as every request's is checked (guesses counted per address). */
 export type Authenticate = (authorization: string) => Promise<Principal>;
@@ -15,6 +18,8 @@ export const WEB_SESSION_PATH = '/v1/web-session';
 const COOKIE = 'tn_web';
 /** At most this long, and never past the credential's own expiry. */
 const MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+/** A sign-in body is one token: more is refused as it arrives, never held (ADR 0029). */
+const MAX_BODY_BYTES = 8 * 1024;
 
 function cookieOf(request: Request): string | undefined {
   for (const part of (request.headers.get('cookie') ?? '').split(';')) {
@@ -43,28 +48,41 @@ function setCookie(request: Request, token: string, maxAge: number): string {
 const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
 
+/** A refusal as every endpoint gives one (ErrorResponse: code, message, details, requestId), at `status` when given. */
+function refusal(error: ToolError, traceId: string, options: { status?: number; headers?: Record<string, string> } = {}): Response {
+  const retryAfter = error.details?.retryAfter;
+  const headers = { 'cache-control': 'no-store', ...(retryAfter ? { 'retry-after': String(retryAfter) } : {}), ...options.headers };
+  const answer = errorJson(error, requestUlid(), traceId, headers);
+  return options.status ? new Response(answer.body, { status: options.status, headers: answer.headers }) : answer;
+}
+
 /**
  * POST { token } signs the browser in (the token is checked first: a bad one is 401 and sets nothing),
  * DELETE signs it out, GET says whether it is signed in. Only a browser request may use it.
  */
-export async function serveWebSession(request: Request, authenticate: Authenticate): Promise<Response> {
-  if (!fromBrowser(request)) return json({ code: 'BAD_REQUEST', message: 'The web session is for browsers on this site.' }, 400);
+export async function serveWebSession(request: Request, authenticate: Authenticate, traceId: string): Promise<Response> {
+  if (!fromBrowser(request)) return refusal(new ToolError('BAD_REQUEST', 'The web session is for browsers on this site.', { reason: 'no Origin header' }), traceId);
   if (request.method === 'DELETE') return json({ signedIn: false }, 200, { 'set-cookie': setCookie(request, '', 0) });
   if (request.method === 'GET') {
     const token = cookieOf(request);
     const principal = token ? await authenticate(`Bearer ${token}`).catch(() => undefined) : undefined;
     return json({ signedIn: principal?.kind === 'user' }, 200, principal?.kind === 'user' || !token ? {} : { 'set-cookie': setCookie(request, '', 0) });
   }
-  if (request.method !== 'POST') return json({ code: 'BAD_REQUEST', message: 'Use POST, GET or DELETE.' }, 405, { allow: 'GET, POST, DELETE' });
+  if (request.method !== 'POST') return refusal(new ToolError('BAD_REQUEST', 'Use POST, GET or DELETE.', { reason: 'method not allowed' }), traceId, { status: 405, headers: { allow: 'GET, POST, DELETE' } });
+  const body = await readBody(request, MAX_BODY_BYTES);
+  if (!body.ok && body.reason === 'too-large') {
+    const message = `The request body is over ${MAX_BODY_BYTES} bytes.`;
+    return refusal(ToolError.badRequest(message, [{ field: '(root)', message }]), traceId, { status: 413 });
+  }
   let token: unknown;
   try {
-    token = ((await request.json()) as { token?: unknown }).token;
+    token = body.ok ? (JSON.parse(body.text) as { token?: unknown } | null)?.token : undefined;
   } catch {
     token = undefined;
   }
   if (typeof token !== 'string' || !token.trim() || token.length > 4096) {
     const message = 'Send { "token": "<access token>" }.';
-    return json({ code: 'BAD_REQUEST', message, details: { fields: [{ field: 'token', message }] } }, 400);
+    return refusal(ToolError.badRequest(message, [{ field: 'token', message }]), traceId);
   }
   try {
     const principal = await authenticate(`Bearer ${token.trim()}`);
@@ -74,8 +92,7 @@ export async function serveWebSession(request: Request, authenticate: Authentica
     return json({ signedIn: true }, 200, { 'set-cookie': setCookie(request, token.trim(), maxAge) });
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    const retryAfter = error.details?.retryAfter;
-    return json({ code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }, HTTP_STATUS_BY_CODE[error.code], retryAfter ? { 'retry-after': String(retryAfter) } : {});
+    return refusal(error, traceId);
   }
 }
 
