@@ -5,7 +5,10 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
 import { alive, emulatorsOn, startServerProcess, waitUntil, type ServerProcess } from '../support/server-process.js';
-import { connectClient } from '../support/test-server.js';
+import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
+import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
+import { commandOf, descendantsOf } from '../support/server-process.js';
+import { connectClient, startTestServer, TEST_TOKEN } from '../support/test-server.js';
 
 /**
  * Crashes as they happen to a local server: `kill -9` of the server or of its DynamoDB Local while a
@@ -186,5 +189,45 @@ describe('an emulator that cannot be kept running (class 8)', () => {
     const again = await start(dir);
     expect(emulatorsOn(dbDir)).toHaveLength(1);
     expect((await rest(again.url, 'tn_user_quota', {})).status).toBe(200);
+  });
+});
+
+describe('a server whose table is gone (class 8)', () => {
+  it('answers every call SERVICE_UNAVAILABLE with when to retry, and /healthz 503, never a 500 or a stack', { timeout: 180_000 }, async () => {
+    // A server without a supervisor (its table is someone else's emulator), so the table stays down.
+    const emulator = await startDynamoDbLocal({ inMemory: true });
+    const server = await startTestServer({ TN_DYNAMODB_ENDPOINT: emulator.endpoint });
+    try {
+      // A personal access token is checked against the table: its check fails as the tools do.
+      const personal = await createPersonalAccessToken(server.services.store, { userId: 'local-user', permissions: ['quota:read'], expiresInDays: 1 });
+      expect((await server.rest('tn_user_quota', {}, personal.token)).status).toBe(200);
+      expect((await server.rest('tn_user_quota', {})).status).toBe(200);
+      const jvm = descendantsOf(process.pid).find((pid) => commandOf(pid).includes(`tn.port=${emulator.port}`))!;
+      expect(jvm).toBeDefined();
+      process.kill(jvm, 'SIGKILL');
+      await emulator.exited;
+
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ status: 'unavailable', store: 'unreachable' });
+      const calls = [
+        await server.rest('tn_user_quota', {}),
+        await server.rest('tn_session_start', { topic: 'recursion' }),
+        await server.rest('tn_user_quota', {}, personal.token),
+      ];
+      for (const call of calls) {
+        expect(call.status, JSON.stringify(call.body)).toBe(503);
+        expect(call.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { retryAfter: expect.any(Number) }, requestId: expect.any(String) });
+        expect(JSON.stringify(call.body)).not.toMatch(/ECONNREFUSED|\bat .+:\d+:\d+/);
+      }
+      const mcp = await connectClient(server.url, { token: TEST_TOKEN });
+      const result = (await mcp.callTool({ name: 'tn_user_quota', arguments: {} })) as { isError?: boolean; content: { text: string }[] };
+      expect(result.isError).toBe(true);
+      expect(JSON.parse(result.content[0]!.text)).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      await mcp.close();
+    } finally {
+      await server.close();
+      await emulator.stop();
+    }
   });
 });

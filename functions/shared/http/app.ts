@@ -177,7 +177,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       const retryAfter = error.details?.retryAfter;
-      const headers: Record<string, string> = error.code === 'RATE_LIMITED' && retryAfter ? { 'retry-after': String(retryAfter) } : { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` };
+      const headers: Record<string, string> = retryAfter ? { 'retry-after': String(retryAfter) } : { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` };
       return errorJson(error, requestUlid(), traceId, headers);
     }
 

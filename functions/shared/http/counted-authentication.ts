@@ -2,6 +2,7 @@ import { AddressLimiter, ATTEMPT_LIMITS } from '../auth/attempt-limits.js';
 import { isGuess } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
+import { storeUnavailable } from '../store/store-unavailable.js';
 import { ToolError } from '../tools/errors.js';
 import { clientAddressOf } from './client-address.js';
 
@@ -23,8 +24,17 @@ export function countedAuthentication(services: Services): CountedAuthentication
     try {
       return await services.authenticator.authenticate(authorization, { resourceBase });
     } catch (error) {
-      const wait = isGuess(error) ? await guesses.count(address) : undefined;
-      throw wait ? tooManyGuesses(wait) : error;
+      let refusal = error;
+      try {
+        const wait = isGuess(error) ? await guesses.count(address) : undefined;
+        if (wait) refusal = tooManyGuesses(wait);
+      } catch (countFailed) {
+        refusal = countFailed;
+      }
+      // A token that needs the table to be checked (a personal access token, a grant), or a guess to be
+      // counted, while the table is down: unavailable, retry (503), not a failure of ours.
+      const unavailable = storeUnavailable(refusal);
+      throw unavailable ? new ToolError('SERVICE_UNAVAILABLE', unavailable.message, unavailable.details) : refusal;
     }
   };
 }

@@ -65,7 +65,13 @@ export async function serveWebSession(request: Request, authenticate: Authentica
   if (request.method === 'DELETE') return json({ signedIn: false }, 200, { 'set-cookie': setCookie(request, '', 0) });
   if (request.method === 'GET') {
     const token = cookieOf(request);
-    const principal = token ? await authenticate(`Bearer ${token}`).catch(() => undefined) : undefined;
+    let principal: Principal | undefined;
+    try {
+      principal = token ? await authenticate(`Bearer ${token}`) : undefined;
+    } catch (error) {
+      // The token could not be checked (the table is down, too many guesses): say so, and keep the cookie.
+      if (error instanceof ToolError && (error.code === 'SERVICE_UNAVAILABLE' || error.code === 'RATE_LIMITED')) return refusal(error, traceId);
+    }
     return json({ signedIn: principal?.kind === 'user' }, 200, principal?.kind === 'user' || !token ? {} : { 'set-cookie': setCookie(request, '', 0) });
   }
   if (request.method !== 'POST') return refusal(new ToolError('BAD_REQUEST', 'Use POST, GET or DELETE.', { reason: 'method not allowed' }), traceId, { status: 405, headers: { allow: 'GET, POST, DELETE' } });
