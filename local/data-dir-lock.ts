@@ -15,12 +15,17 @@ interface LockRecord {
   ownerPid: number;
   /** The emulator's JVM, once started. */
   jvmPid?: number;
+  /** Its port on 127.0.0.1, once it serves the database. */
+  port?: number;
   startedAt: string;
 }
 
 export interface DataDirLock {
-  /** Records the JVM, so a later start can recognise it if it is ever orphaned. */
-  recordJvm(jvmPid: number): Promise<void>;
+  /**
+   * Records the JVM (so a later start can recognise it if it is ever orphaned) and, once it serves the
+   * database, its port (so a one-off command uses it instead of starting a second emulator).
+   */
+  record(emulator: { jvmPid?: number; port?: number }): Promise<void>;
   release(): void;
 }
 
@@ -73,12 +78,22 @@ async function create(file: string): Promise<DataDirLock | undefined> {
   };
   process.on('exit', release);
   return {
-    async recordJvm(jvmPid) {
-      record = { ...record, jvmPid };
+    async record(emulator) {
+      record = { ...record, ...emulator };
       if (!released) await fs.writeFile(file, JSON.stringify(record));
     },
     release,
   };
+}
+
+/**
+ * The port of the emulator a live process runs on this database directory and has recorded as serving
+ * it, if any: the one emulator a one-off command (`tn token create`) talks to while the server runs.
+ */
+export function servingEmulatorOn(dbPath: string): number | undefined {
+  const record = parseRecord(readFileSafe(path.join(dbPath, LOCK_FILE)));
+  if (!record?.port || !isAlive(record.ownerPid) || (record.jvmPid !== undefined && !isAlive(record.jvmPid))) return undefined;
+  return record.port;
 }
 
 function readFileSafe(file: string): string | undefined {

@@ -228,7 +228,7 @@ export async function bootDynamoDbLocal(options: DynamoDbLocalOptions & { databa
     throw error;
   }
   liveChildren.add(child);
-  if (child.pid) await lock?.recordJvm(child.pid).catch(() => undefined);
+  if (child.pid) await lock?.record({ jvmPid: child.pid }).catch(() => undefined);
   child.stdin!.on('error', () => undefined); // a JVM that already exited closes its end first
   const tail: string[] = [];
   for (const stream of [child.stdout!, child.stderr!]) {
@@ -281,6 +281,8 @@ export async function bootDynamoDbLocal(options: DynamoDbLocalOptions & { databa
   return {
     open: async () => {
       await until(() => httpReady(port), 'opening its database');
+      // Serving the directory's database now: a one-off command on it may use this emulator (store-session.ts).
+      await lock?.record({ port }).catch(() => undefined);
       return { endpoint: `http://127.0.0.1:${port}`, port, exited, stop };
     },
     stop,

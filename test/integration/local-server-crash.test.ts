@@ -7,6 +7,7 @@ import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provid
 import { alive, emulatorsOn, startServerProcess, waitUntil, type ServerProcess } from '../support/server-process.js';
 import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
+import { runTn } from '../support/cli-process.js';
 import { commandOf, descendantsOf } from '../support/server-process.js';
 import { connectClient, startTestServer, TEST_TOKEN } from '../support/test-server.js';
 
@@ -138,7 +139,7 @@ describe('a crash in the middle of a streamed answer (class 8)', () => {
 });
 
 describe('one emulator per data directory (class 9)', () => {
-  it('refuses a second server on a data directory in use, and a restart after kill -9 runs exactly one emulator on it', { timeout: 180_000 }, async () => {
+  it('refuses a second server on a data directory in use, a restart after kill -9 runs exactly one emulator on it, and an operator command uses that one', { timeout: 180_000 }, async () => {
     const dir = await dataDir();
     const dbDir = path.join(dir, 'dynamodb');
     const first = await start(dir);
@@ -153,6 +154,17 @@ describe('one emulator per data directory (class 9)', () => {
     const again = await start(dir);
     expect(emulatorsOn(dbDir)).toHaveLength(1);
     expect((await rest(again.url, 'tn_user_quota', {})).status).toBe(200);
+
+    // An operator command on the directory while the server runs uses the server's emulator: no second one.
+    const tn = runTn(['token', 'create', '--user', 'operator-made', '--scopes', 'quota:read'], { TN_DATA_DIR: dir, TN_DYNAMODB_ENDPOINT: '', TN_LOG_LEVEL: 'ERROR' });
+    let most = 0;
+    while ((await Promise.race([tn.exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 200))])) === false) most = Math.max(most, emulatorsOn(dbDir).length);
+    expect(await tn.exited, tn.stderr()).toBe(0);
+    expect(most).toBeLessThanOrEqual(1);
+    const made = /(tnp_[A-Za-z0-9_-]+)/.exec(tn.stdout())![1]!;
+    const quota = await fetch(`${again.url}/v1/tools/tn_user_quota`, { method: 'POST', headers: { authorization: `Bearer ${made}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(quota.status).toBe(200);
+    expect(emulatorsOn(dbDir)).toHaveLength(1);
   });
 });
 
@@ -189,6 +201,17 @@ describe('an emulator that cannot be kept running (class 8)', () => {
     const again = await start(dir);
     expect(emulatorsOn(dbDir)).toHaveLength(1);
     expect((await rest(again.url, 'tn_user_quota', {})).status).toBe(200);
+
+    // An operator command on the directory while the server runs uses the server's emulator: no second one.
+    const tn = runTn(['token', 'create', '--user', 'operator-made', '--scopes', 'quota:read'], { TN_DATA_DIR: dir, TN_DYNAMODB_ENDPOINT: '', TN_LOG_LEVEL: 'ERROR' });
+    let most = 0;
+    while ((await Promise.race([tn.exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 200))])) === false) most = Math.max(most, emulatorsOn(dbDir).length);
+    expect(await tn.exited, tn.stderr()).toBe(0);
+    expect(most).toBeLessThanOrEqual(1);
+    const made = /(tnp_[A-Za-z0-9_-]+)/.exec(tn.stdout())![1]!;
+    const quota = await fetch(`${again.url}/v1/tools/tn_user_quota`, { method: 'POST', headers: { authorization: `Bearer ${made}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(quota.status).toBe(200);
+    expect(emulatorsOn(dbDir)).toHaveLength(1);
   });
 });
 
