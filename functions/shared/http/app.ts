@@ -253,19 +253,20 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * A body over the limit is not read to its end, so the connection cannot carry another request:
- * say so (`Connection: close`), or a pooled client reuses a socket the server then resets.
+ * A body over the limit is refused as soon as that is known. No `Connection: close`: Node would then
+ * destroy the socket right after this answer, under a client still sending, which then reads a reset
+ * (EPIPE) instead of the 413; the local server discards the rest as it arrives (local/node-http.ts).
  */
 function bodyRefused(reason: 'too-large' | 'unreadable', rest: boolean, traceId: string): Response {
   const status = reason === 'too-large' ? 413 : 400;
   const message = reason === 'too-large' ? `The request body is over ${MAX_REQUEST_BODY_BYTES} bytes.` : 'The request body could not be read.';
   if (rest) {
-    const refused = errorJson(ToolError.badRequest(message, [{ field: '(root)', message }]), requestUlid(), traceId, { connection: 'close' });
+    const refused = errorJson(ToolError.badRequest(message, [{ field: '(root)', message }]), requestUlid(), traceId);
     return new Response(refused.body, { status, headers: refused.headers });
   }
   return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }), {
     status,
-    headers: { 'content-type': 'application/json', connection: 'close', 'x-trace-id': traceId, 'x-request-id': requestUlid() },
+    headers: { 'content-type': 'application/json', 'x-trace-id': traceId, 'x-request-id': requestUlid() },
   });
 }
 
