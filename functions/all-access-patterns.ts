@@ -10,8 +10,10 @@ import * as askRequestStore from './session/ask-request-store.js';
 import * as deviceCursorStore from './session/device-cursor-store.js';
 import * as eventLogStore from './session/event-log-store.js';
 import * as sessionStore from './session/session-store.js';
+import * as grantStore from './shared/auth/grant-store.js';
 import * as personalAccessTokenStore from './shared/auth/personal-access-token-store.js';
 import type { AccessPattern } from './shared/store/access-patterns.js';
+import * as healthProbe from './shared/store/health-probe.js';
 import * as quotaCounter from './shared/store/quota-counter.js';
 import * as transferIndexStore from './transfer/transfer-index-store.js';
 import * as transferStore from './transfer/transfer-store.js';
@@ -41,6 +43,8 @@ export const STORE_MODULES: { module: string; patterns: AccessPattern[] }[] = [
   { module: 'functions/shared/store/quota-counter.ts', patterns: quotaCounter.ACCESS_PATTERNS },
   { module: 'functions/shared/auth/personal-access-token-store.ts', patterns: personalAccessTokenStore.ACCESS_PATTERNS },
   { module: 'functions/oauth/oauth-store.ts', patterns: oauthStore.ACCESS_PATTERNS },
+  { module: 'functions/shared/store/health-probe.ts', patterns: healthProbe.ACCESS_PATTERNS },
+  { module: 'functions/shared/auth/grant-store.ts', patterns: grantStore.ACCESS_PATTERNS },
 ];
 
 export const ALL_ACCESS_PATTERNS: AccessPattern[] = STORE_MODULES.flatMap((store) => store.patterns);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +66,35 @@ function assemble(outputFiles: OutputFile[]): WebBundle {
     .replace('<!-- script -->', `<script type="module" src="${script}"></script>`);
   bundle.set('/index.html', { body: new TextEncoder().encode(html), contentType: CONTENT_TYPES['.html']!, immutable: false });
   return bundle;
+}
+
+/**
+ * The headers every response of the app carries, wherever it is served (the local server, CloudFront):
+ * a Content-Security-Policy that runs only the app's own scripts (and index.html's one inline script,
+ * by its hash), connects only to its own origin and `connectSources` (the authorization server's, when
+ * it lives elsewhere), and may never be framed (no clickjacking of /settings).
+ */
+export function webSecurityHeaders(indexHtml: string, options: { connectSources?: string[] } = {}): Record<string, string> {
+  const inline = [...indexHtml.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`);
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' ${inline.join(' ')}`.trim(),
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ${["'self'", ...(options.connectSources ?? [])].join(' ')}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return {
+    'content-security-policy': csp,
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'cross-origin-opener-policy': 'same-origin',
+  };
 }
 
 let building: Promise<WebBundle> | undefined;

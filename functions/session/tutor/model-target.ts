@@ -51,15 +51,15 @@ function chooseCredential(preferences: Preferences, stored: StoredCredential[]):
 }
 
 async function byokTarget(services: Services, userId: string, credential: StoredCredential): Promise<ModelTarget> {
-  const { tutor, runtime } = services.config;
+  const { tutor, outboundPolicy } = services.config;
   let apiKey: string;
   try {
     apiKey = await openSecret(services.dataKeys, credential.envelope, byokEncryptionContext(userId, credential.credentialId));
   } catch {
     throw new DomainError('unavailable', 'Your stored provider key could not be decrypted right now.', { reason: 'key decryption failed' });
   }
-  // Checked again at call time: the name may resolve elsewhere now than when the key was added.
-  const baseUrl = credential.baseUrl ? await checkBaseUrl(credential.baseUrl, runtime) : proxyFor(tutor, credential.provider);
+  // Checked again now (a clear error), and at every connection (outbound-fetch.ts): the name may resolve elsewhere than when the key was added.
+  const baseUrl = credential.baseUrl ? await checkBaseUrl(credential.baseUrl, outboundPolicy) : proxyFor(tutor, credential.provider);
   return {
     source: 'byok',
     provider: credential.provider,
@@ -67,6 +67,7 @@ async function byokTarget(services: Services, userId: string, credential: Stored
     apiKey,
     baseUrl,
     credentialId: credential.credentialId,
+    outbound: outboundPolicy,
   };
 }
 
@@ -74,7 +75,8 @@ function operatorTarget(services: Services): ModelTarget | undefined {
   const llm = services.config.tutor.defaultLlm;
   if (!llm) return undefined;
   const { tutor, region } = services.config;
-  return { source: 'operator', provider: llm.provider, model: llm.model, apiKey: llm.apiKey, baseUrl: llm.baseUrl ?? proxyFor(tutor, llm.provider), region };
+  const { outboundPolicy } = services.config;
+  return { source: 'operator', provider: llm.provider, model: llm.model, apiKey: llm.apiKey, baseUrl: llm.baseUrl ?? proxyFor(tutor, llm.provider), region, outbound: outboundPolicy };
 }
 
 /** Where calls to a provider's own API go when no base URL was given (TN_OPENAI_BASE_URL, TN_ANTHROPIC_BASE_URL). */

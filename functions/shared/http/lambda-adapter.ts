@@ -14,6 +14,7 @@ import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { createHttpApp, type FetchHandler, type HttpAppOptions } from './app.js';
+import { withClientAddress } from './client-address.js';
 import { CompleteEventSchema, deserializePrincipal, encodeRelayLine, ToolInvokeEventSchema } from './remote-invocation.js';
 import type { Completer } from '../surface/completion.js';
 import type { Surface } from '../surface/surface-contract.js';
@@ -163,9 +164,10 @@ export function toRequest(event: APIGatewayProxyEvent): Request {
   }
   const search = query.size ? `?${query}` : '';
   const body = event.body == null ? undefined : event.isBase64Encoded ? Buffer.from(event.body, 'base64') : event.body;
-  return new Request(`https://${host}${event.path}${search}`, {
+  const request = new Request(`https://${host}${event.path}${search}`, {
     method: event.httpMethod,
     headers,
     body: event.httpMethod === 'GET' || event.httpMethod === 'HEAD' ? undefined : body,
   });
+  return withClientAddress(request, event.requestContext?.identity?.sourceIp ?? undefined);
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { callTool, messageOf, storedToken, storeToken } from '../api.js';
+import { callTool, messageOf, signedIn, signInWith, signOut } from '../api.js';
 import { ErrorNote, Panel } from '../components/status.js';
 import { ByokPanel } from '../components/byok-panel.js';
 import { PreferencesPanel } from '../components/preferences-panel.js';
@@ -9,9 +9,9 @@ import { navigate } from '../router.js';
 
 export function SettingsPage() {
   useTitle('Settings');
-  const [token, setToken] = useState(storedToken());
+  const [token, setToken] = useState(signedIn());
   useEffect(() => {
-    const onAuth = () => setToken(storedToken());
+    const onAuth = () => setToken(signedIn());
     window.addEventListener('tn-auth', onAuth);
     return () => window.removeEventListener('tn-auth', onAuth);
   }, []);
@@ -47,12 +47,12 @@ function SignIn({ signedIn }: { signedIn: boolean }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(undefined);
-    storeToken(entry.trim());
     try {
+      await signInWith(entry.trim());
       await callTool('tn_user_subscription');
       setEntry('');
     } catch (e) {
-      storeToken(null);
+      await signOut();
       setError(messageOf(e));
     }
   };
@@ -62,7 +62,7 @@ function SignIn({ signedIn }: { signedIn: boolean }) {
       {signedIn ? (
         <div class="row">
           <p>You are signed in on this browser.</p>
-          <button type="button" class="secondary" onClick={() => storeToken(null)}>
+          <button type="button" class="secondary" onClick={() => void signOut()}>
             Sign out
           </button>
         </div>

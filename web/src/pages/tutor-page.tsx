@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { callTool, messageOf, storedToken } from '../api.js';
+import { callTool, messageOf, signedIn } from '../api.js';
 import { ErrorNote } from '../components/status.js';
 import { ChatView } from '../components/chat-view.js';
 import { navigate } from '../router.js';
@@ -73,7 +73,7 @@ export function TutorPage({ sessionId }: { sessionId: string | null }) {
             </p>
           </form>
           <ErrorNote message={error} />
-          {!storedToken() && <p class="muted">Not signed in: sessions work anonymously only when the operator set a default model. <a href="/settings">Sign in</a></p>}
+          {!signedIn() && <p class="muted">Not signed in: sessions work anonymously only when the operator set a default model. <a href="/settings">Sign in</a></p>}
         </aside>
         <div>{sessionId ? <ChatView key={sessionId} sessionId={sessionId} /> : <p>Start a session or pick one to chat with the tutor.</p>}</div>
       </div>
