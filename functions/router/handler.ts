@@ -2,7 +2,7 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { ALL_CONTRACTS, ALL_SURFACE } from '../all-contracts.js';
 import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
 import { forwardedOnly } from '../shared/tools/define-tool.js';
-import { createLambdaHandler } from '../shared/http/lambda-adapter.js';
+import { createLambdaHandler } from '../shared/http/mcp-lambda.js';
 import { buildOpenApiDocument } from '../shared/http/openapi.js';
 import { parseDomainFunctions, remoteCompleter, remoteExecutor } from '../shared/http/remote-executor.js';
 

@@ -25,6 +25,8 @@ export const LAMBDA_BUNDLING = {
       { entry: 'functions/session/tutor/ai-runtime.ts', importPath: './ai-runtime.js' },
       { entry: 'functions/session/peer-runtime.ts', importPath: './peer-runtime.js' },
     ],
+    // openid-client, for the sign-ins that go to the identity provider: never a token, metadata or registration request.
+    'functions/oauth/handler.ts': [{ entry: 'functions/oauth/openid-flow.ts', importPath: './openid-flow.js' }],
   } as Record<string, readonly LazyPart[]>,
   /**
    * Entries whose functions serve MCP Apps views (their surface has views): the built pages are
