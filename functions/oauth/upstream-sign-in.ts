@@ -25,9 +25,9 @@ export interface UpstreamSettings {
 }
 
 /**
- * The provider's flow is loaded with the first sign-in that needs it (openid-flow.ts, a lazy part of the
- * authorization server's bundle): a metadata read, a registration or a token refresh never parses
- * openid-client. A failed load is tried again next time.
+ * The provider's flow is loaded with the first sign-in that needs it (openid-flow.ts, a chunk of the
+ * authorization server's bundle that its cold start does not load): a metadata read, a registration or
+ * a token refresh never parses openid-client. A failed load is tried again next time.
  */
 export function openIdUpstream(settings: UpstreamSettings): UpstreamIdentityProvider {
   let flow: Promise<UpstreamIdentityProvider> | undefined;
