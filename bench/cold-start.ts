@@ -37,7 +37,8 @@ const { handler } = await import(process.argv[2]);
 const chunks = [];
 const stream = new Writable({ write(c, _e, cb) { chunks.push(c); cb(); } });
 await handler(JSON.parse(process.argv[3]), stream, { functionName: 'bench', awsRequestId: 'r', getRemainingTimeInMillis: () => 30000 });
-process.stdout.write(JSON.stringify({ status: stream.metadata?.statusCode, headers: stream.metadata?.headers, cookies: stream.metadata?.cookies, body: Buffer.concat(chunks).toString('utf8') }));
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ status: stream.metadata?.statusCode, headers: stream.metadata?.headers, cookies: stream.metadata?.cookies, body: Buffer.concat(chunks).toString('utf8'), cpuMs: (cpu.user + cpu.system) / 1000 }));
 `;
 
 /** What the cold-start runs ask each bundle: a store-free call every domain serves. */
@@ -54,6 +55,10 @@ const AUTHORIZATION_SERVER_EVENT = JSON.stringify({
 });
 const AUTHORIZATION_SERVER_ENV = { TN_OAUTH_ISSUER: AUTHORIZATION_SERVER_BASE, TN_PUBLIC_BASE_URL: AUTHORIZATION_SERVER_BASE, TN_OAUTH_SECRET: 'bench-signing-secret' };
 
+/**
+ * Wall-clock time from spawn to exit, and the CPU time the process reports (user + system) up to its
+ * answer: on a machine other work shares, wall-clock ratios move with the load, CPU time much less.
+ */
 function timeProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -76,8 +81,14 @@ export async function measureColdStarts(runs: number) {
   const env = { ...process.env, TN_DATA_DIR: path.join(dir, 'data'), TN_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true', TN_RUNTIME: 'local' };
 
   const baselineRuns: number[] = [];
-  for (let i = 0; i < runs; i++) baselineRuns.push((await timeProcess(['-e', 'process.stdout.write("ok")'], env)).ms);
+  const baselineCpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const { ms, stdout } = await timeProcess(['-e', 'const c = process.cpuUsage(); process.stdout.write(JSON.stringify({ cpuMs: (c.user + c.system) / 1000 }))'], env);
+    baselineRuns.push(ms);
+    baselineCpu.push(JSON.parse(stdout).cpuMs);
+  }
   const baseline = median(baselineRuns);
+  const cpuBaseline = median(baselineCpu);
 
   // The bare SDK server bundled the same way: what any MCP server on this SDK costs to start.
   const bareSdk = bundle('bench/bare-sdk-entry.ts', dir).file;
@@ -96,13 +107,16 @@ export async function measureColdStarts(runs: number) {
     const built = bundle(entry, dir);
     const gzipBytes = gzipSync(Buffer.concat(await Promise.all(built.startFiles.map((file) => readFile(file))))).length;
     const times: number[] = [];
+    const cpuTimes: number[] = [];
     for (let i = 0; i < runs; i++) {
       const { ms, stdout } = await timeProcess([harness, built.file, event], functionEnv);
       const result = JSON.parse(stdout);
       if (result.status !== 200) throw new Error(`${domain} bundle answered ${result.status}`);
       times.push(ms);
+      cpuTimes.push(result.cpuMs);
     }
     const medianMs = median(times);
+    const medianCpuMs = median(cpuTimes);
     domains.push({
       domain,
       // What a cold start loads (index.mjs and the chunks it imports statically), and what loads only with the calls that need it.
@@ -112,8 +126,10 @@ export async function measureColdStarts(runs: number) {
       medianFirstResponseMs: round(medianMs, 1),
       ratioToBareNode: round(medianMs / baseline, 2),
       ratioToBareSdkServer: round(medianMs / bareSdkStart, 2),
+      medianFirstResponseCpuMs: round(medianCpuMs, 1),
+      cpuRatioToBareNode: round(medianCpuMs / cpuBaseline, 2),
     });
   }
   await rm(dir, { recursive: true, force: true });
-  return { runs, bareNodeStartMedianMs: round(baseline, 1), bareSdkServerFirstAnswerMedianMs: round(bareSdkStart, 1), bareSdkServerRatioToBareNode: round(bareSdkStart / baseline, 2), domains };
+  return { runs, bareNodeStartMedianMs: round(baseline, 1), bareNodeStartMedianCpuMs: round(cpuBaseline, 1), bareSdkServerFirstAnswerMedianMs: round(bareSdkStart, 1), bareSdkServerRatioToBareNode: round(bareSdkStart / baseline, 2), domains };
 }
