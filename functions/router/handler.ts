@@ -3,7 +3,6 @@ import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
 import { forwardedOnly } from '../shared/tools/define-tool.js';
 import { invokeTool } from '../shared/tools/invoke-tool.js';
 import { createLambdaHandler } from '../shared/http/mcp-lambda.js';
-import { openApiDocumentBeside } from '../shared/http/openapi-document.js';
 import { parseDomainFunctions } from '../shared/http/remote-invocation.js';
 
 const functionByDomain = parseDomainFunctions(process.env.TN_DOMAIN_FUNCTIONS);
@@ -18,8 +17,8 @@ export const handler = createLambdaHandler({
   // Endpoint-wide tools (discovery) have no function and run here.
   executor: () => async (definition, input, request) =>
     functionByDomain[definition.domain] ? (await loadForwarding()).forward(definition, input, request) : invokeTool(definition, input, request),
-  // Generated at deploy time and written beside the bundle (lib/constructs/lambda-bundling.ts).
-  openApiDocument: openApiDocumentBeside(import.meta.url),
+  // Built on the first GET /openapi.json only, from a chunk of its own: zod-to-openapi never weighs on a cold start.
+  openApiDocument: async (registry, base) => (await import('./openapi.js')).buildOpenApiDocument(registry, base),
   // Resources read through the tools (so through the executor above); prompts are text; completions need the course index.
   surface: ALL_SURFACE,
   complete: () => async (...args) => (await loadForwarding()).complete(...args),

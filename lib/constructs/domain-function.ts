@@ -12,7 +12,7 @@ export { PROJECT_ROOT };
 
 /**
  * esbuild on this machine, through the same bundleFunction the bundle test and the bench use (code
- * splitting, lazy parts, views, the OpenAPI document). Its fields name what it bundles, so CDK never
+ * splitting, lazy parts, views). Its fields name what it bundles, so CDK never
  * takes one function's asset for another's (its bundling cache keys on them).
  */
 class LocalFunctionBundling implements ILocalBundling {
@@ -84,7 +84,7 @@ export class DomainFunction extends Construct {
     const bundling: BundlingOptions = {
       // Never pulled: local bundling always succeeds or fails the synth with esbuild's error.
       image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
-      local: new LocalFunctionBundling(props.entry, { toolPrefix: shared.toolPrefix ?? 'tn_', sourcemap: true, copyIntoBundle: props.copyIntoBundle }),
+      local: new LocalFunctionBundling(props.entry, { sourcemap: true, copyIntoBundle: props.copyIntoBundle }),
     };
     this.fn = new LambdaFunction(this, 'Function', {
       code: Code.fromAsset(PROJECT_ROOT, { assetHashType: AssetHashType.OUTPUT, bundling }),

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type BuildOptions, type Metafile } from 'esbuild';
-import { writeRouterOpenApiDocument } from '../../functions/router/openapi-document.js';
 import { VIEW_PAGES_DIR } from '../../functions/shared/surface/view-pages.js';
 import { buildViewPagesSync, viewNames, writeViewPages } from '../../web/views/build.js';
 
@@ -33,8 +32,8 @@ export const LAMBDA_BUNDLING = {
    * loaded when that import runs, sharing modules with the entry instead of copying them. A cold start
    * loads `index.mjs` and the chunks it imports statically; the AWS SDK's credential providers for
    * profiles, SSO and web identity (imported by the SDK only when the environment has no credentials,
-   * never in Lambda) and our parts loaded on some calls only (the session's peer runtime, the
-   * authorization server's OpenID flow) stay on disk until then.
+   * never in Lambda) and our parts loaded on some calls only (the router's forwarding code and OpenAPI
+   * generator, the session's peer runtime, the authorization server's OpenID flow) stay on disk until then.
    */
   chunkNames: 'chunks/[name]-[hash]',
   /**
@@ -53,12 +52,6 @@ export const LAMBDA_BUNDLING = {
    * they never weigh on the bundle's cold start.
    */
   viewEntries: ['functions/router/handler.ts', 'functions/course/handler.ts', 'functions/transfer/handler.ts'] as readonly string[],
-  /**
-   * Entries that serve `/openapi.json` (the router): the document is generated at deploy time for the
-   * deployment's tool prefix and written beside the bundle (`openapi.json`), so the generator and
-   * zod-to-openapi never ship in the function.
-   */
-  openApiEntries: ['functions/router/handler.ts'] as readonly string[],
 } as const;
 
 export interface LazyPart {
@@ -69,8 +62,6 @@ export interface LazyPart {
 }
 
 export interface FunctionBundleOptions {
-  /** The deployment's tool prefix (names in the generated OpenAPI document). */
-  toolPrefix?: string;
   /** Source maps beside each file (deployed functions: stack traces name our sources). */
   sourcemap?: boolean;
   /** Repository folders copied into the bundle (e.g. the sample data an ingestion function loads). */
@@ -107,7 +98,7 @@ const common = (): BuildOptions => ({
 
 /**
  * Bundles one function into `outDir` as it deploys: `index.mjs` with its chunks, its lazy parts, and
- * the files it reads beside itself (views, the OpenAPI document, copied folders). Synchronous: CDK
+ * the files it reads beside itself (views, copied folders). Synchronous: CDK
  * bundles assets in synchronous code.
  */
 export function bundleFunction(entry: string, outDir: string, options: FunctionBundleOptions = {}): FunctionBundle {
@@ -136,7 +127,6 @@ export function bundleFunction(entry: string, outDir: string, options: FunctionB
     lazyBytes += outputBytes(built.metafile, () => true);
   }
   if (LAMBDA_BUNDLING.viewEntries.includes(entry)) cpSync(builtViewPagesDir(), path.join(outDir, VIEW_PAGES_DIR), { recursive: true });
-  if (LAMBDA_BUNDLING.openApiEntries.includes(entry)) writeRouterOpenApiDocument(outDir, options.toolPrefix ?? 'tn_');
   for (const dir of options.copyIntoBundle ?? []) {
     mkdirSync(path.join(outDir, path.dirname(dir)), { recursive: true });
     cpSync(path.join(PROJECT_ROOT, dir), path.join(outDir, dir), { recursive: true });

@@ -33,7 +33,7 @@ export interface HttpAppOptions {
   executeTool?: ToolExecutor;
   /** The authorization server behind its own edge (`/oauth/*` and its metadata) when this deployment serves it. */
   authorizationServer?: FetchHandler;
-  /** `/openapi.json` where it is served: generated here (the local server) or at deploy time (the AWS router); other bundles leave it out. */
+  /** `/openapi.json` where it is served (the local server; the AWS router, from a chunk loaded on the first request for it): other bundles leave its generator out. */
   openApiDocument?: (registry: ToolRegistry, baseUrl: string) => unknown;
   /** Resources and prompts (each endpoint serves those its tools can answer). */
   surface?: Surface;
