@@ -7,6 +7,7 @@ import { ALL_DOMAIN_TOOLS, ALL_SURFACE, completeFromCatalog, ENDPOINT_TOOLS } fr
 import { parseLocalTokens } from '../functions/shared/auth/authenticator.js';
 import { loadConfig, type AppConfig } from '../functions/shared/config.js';
 import { createHttpApp, type FetchHandler } from '../functions/shared/http/app.js';
+import { authorizationServerEdge } from '../functions/shared/http/authorization-server-edge.js';
 import { buildOpenApiDocument } from '../functions/shared/http/openapi.js';
 import { loadOrCreateMasterKey } from '../functions/shared/crypto/data-keys.js';
 import { authorizationServerHandler } from '../functions/oauth/authorization-server.js';
@@ -116,7 +117,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     }
 
     const allowedHostnames = [...localhostAllowedHostnames(), ...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...config.allowedHosts];
-    const authorizationServer = authorizationServerHandler({
+    const authorizationServer = authorizationServerEdge(authorizationServerHandler({
       issuer: config.oauthIssuer!,
       store: services.store,
       keys: oauthKeys,
@@ -124,7 +125,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       resourceBases: [...allowedHostnames.map((name) => `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${address.port}`), ...(config.publicBaseUrl ? [config.publicBaseUrl] : [])],
       extraRedirectUris: config.oauthRedirectUris,
       signIn: signInMethodFor(config, services.authenticator),
-    });
+    }), { allowedHostnames, allowedOriginHostnames: allowedHostnames });
     // A staged first load leaves the search index to here, behind the banner: built from the table and
     // stored (3–4 s for the full sample) while the server already answers; a search meanwhile waits for it.
     if (stagedFirstLoad) void catalogCacheFor(services.store).getIndex().catch((error: unknown) => logger.warn('search index not built', { error: error instanceof Error ? error.message : String(error) }));

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { AppConfig } from '../config.js';
 import type { Store } from '../store/dynamo-client.js';
-import { ToolError } from '../tools/errors.js';
+import { ToolError } from '../tools/tool-error.js';
 import { grantIsLive } from './grant-store.js';
 import { findPersonalAccessToken, hashToken, PAT_PREFIX } from './personal-access-tokens.js';
 import { isResourceOf } from './resource-identifiers.js';

@@ -20,6 +20,7 @@ import { prototypeKeysInToolCalls, readBody, resourceReadsIn, toolCallsIn, MAX_R
 import type { Completer } from '../surface/completion.js';
 import { findResource, surfaceFor, type Surface } from '../surface/surface-contract.js';
 import { errorJson, handleRestCall } from './rest.js';
+import { isAuthorizationServerPath, type FetchHandler } from './authorization-server-edge.js';
 
 export interface HttpAppOptions {
   services: Services;
@@ -33,10 +34,9 @@ export interface HttpAppOptions {
   allowedOriginHostnames?: string[];
   /** How calls run; in-process unless the deployment forwards them (the AWS /mcp router). */
   executeTool?: ToolExecutor;
-  /** The authorization server (`/oauth/*` and its metadata) when this deployment serves it. */
+  /** The authorization server behind its own edge (`/oauth/*` and its metadata) when this deployment serves it. */
   authorizationServer?: FetchHandler;
-  /** Builds `/openapi.json` where it is served (the local server, the AWS router): other bundles leave its generator out. */
-  /** May be loaded on first use (the router bundles it as a lazy part): the document is built once either way. */
+  /** `/openapi.json` where it is served (the local server; the AWS router, from a chunk loaded on the first request for it): other bundles leave its generator out. */
   openApiDocument?: (registry: ToolRegistry, baseUrl: string) => unknown;
   /** Resources and prompts (each endpoint serves those its tools can answer). */
   surface?: Surface;
@@ -49,15 +49,10 @@ export interface HttpAppOptions {
 /** Paths that belong to the API: never answered with the web app, whatever the method. */
 const isApiPath = (path: string) => /^\/(mcp|v1|oauth)(\/|$)/.test(path) || path.startsWith('/.well-known/');
 
-/** Paths the authorization server answers: its endpoints and pages, and its metadata (RFC 8414, OpenID discovery). */
-const isAuthorizationServerPath = (path: string) =>
-  path.startsWith('/oauth/') || path === '/.well-known/oauth-authorization-server' || path === '/.well-known/openid-configuration';
+/** Public metadata, read by clients from any origin. */
+const isCrossOriginByDesign = (path: string) => path.startsWith('/.well-known/') || path === '/mcp/server-card';
 
-/** Called from other origins by design (browser-based clients), protected by PKCE rather than by Origin. */
-const isCrossOriginByDesign = (path: string) =>
-  path.startsWith('/.well-known/') || ['/oauth/jwks', '/oauth/token', '/oauth/register', '/oauth/revoke', '/mcp/server-card'].includes(path);
-
-export type FetchHandler = (request: Request) => Promise<Response>;
+export type { FetchHandler };
 
 interface Endpoint {
   registry: ToolRegistry;
@@ -111,22 +106,17 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
   return async (request) => {
     const url = new URL(request.url);
     const path = url.pathname.replace(/\/+$/, '') || '/';
+    // The authorization server's own edge (authorization-server-edge.ts) applies the Host and Origin rules to its paths.
+    if (isAuthorizationServerPath(path)) return options.authorizationServer ? options.authorizationServer(request) : json({ error: 'not found', path }, 404);
     const traceId = resolveTraceId(request.headers);
 
-    // Metadata and the token endpoints are for any origin (browser-based clients); everything else only for ours.
+    // Metadata is for any origin (browser-based clients); everything else only for ours.
     const originHostnames = options.allowedOriginHostnames ?? options.allowedHostnames;
     const rejected =
       (options.allowedHostnames && hostHeaderValidationResponse(request, options.allowedHostnames)) ||
       (originHostnames && !isCrossOriginByDesign(path) && originValidationResponse(request, originHostnames)) ||
       undefined;
     if (rejected) return rejected;
-    if (isAuthorizationServerPath(path)) {
-      if (!options.authorizationServer) return json({ error: 'not found', path }, 404);
-      // Token, registration, revocation, keys and metadata carry no cookies: any origin may call them.
-      if (!isCrossOriginByDesign(path)) return options.authorizationServer(request);
-      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(null, true) });
-      return withHeaders(await options.authorizationServer(request), corsHeaders(null, true));
-    }
 
     if (path === '/healthz') {
       // Healthy means able to serve a tool: every tool needs the table.

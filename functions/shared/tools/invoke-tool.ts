@@ -1,5 +1,6 @@
 import { SERVICE_VERSION } from '../config.js';
-import { recordToolCall, requestLogger, type RequestLogger } from '../observability.js';
+import { requestLogger, type RequestLogger } from '../observability.js';
+import { recordToolCall } from '../tool-metrics.js';
 import type { Principal } from '../auth/principal.js';
 import { DomainError } from '../domain-error.js';
 import type { Services } from '../services.js';
