@@ -52,13 +52,26 @@ export async function ask(args: string[], io: Io): Promise<number> {
         { ...(sessionId ? { sessionId } : {}), message, clientEventId, deviceId: device },
         values.json ? {} : { onProgress: (piece) => ((streamed = true), io.out(piece)) },
       );
+    const sendOrKeep = async (): Promise<AskOutput> => {
+      try {
+        return await send();
+      } catch (error) {
+        if (!(error instanceof CliError) || error.code !== 'UNPROCESSABLE_ENTITY') throw error;
+        // No model answers: keep the question, as the web app does, and say what is missing.
+        const { tutor } = await connection.call<ListOutput>('tn_session_list', { limit: 1 });
+        if (!tutor.needs || !NO_MODEL[tutor.needs]) throw error;
+        const kept = await connection.call<AskOutput>('tn_session_ask', { ...(sessionId ? { sessionId } : {}), message, clientEventId: `${clientEventId}-draft`, draft: true, deviceId: device });
+        await rememberSession(io.env, kept.sessionId);
+        throw new CliError(`${NO_MODEL[tutor.needs]} Your question is kept as a draft in session ${kept.sessionId}.`, 'NO_MODEL');
+      }
+    };
     let answer: AskOutput;
     try {
-      answer = await send();
+      answer = await sendOrKeep();
     } catch (error) {
       if (sessionId || !(error instanceof CliError) || error.code !== 'NOT_FOUND') throw error;
       sessionId = await startSession(connection, io, undefined, values.topic);
-      answer = await send();
+      answer = await sendOrKeep();
     }
     await rememberSession(io.env, answer.sessionId);
     if (values.json) printJson(io, answer);

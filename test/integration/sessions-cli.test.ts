@@ -79,6 +79,17 @@ describe('tn sessions', { timeout: 120_000 }, () => {
     expect(run.stdout).not.toContain(started[0]!.sessionId);
   });
 
+  it('tn ask with no model to answer keeps the question as a draft and says what is missing, naming no tool', async () => {
+    const sessionId = started[1]!.sessionId;
+    const run = await tn(['ask', '--session', sessionId, 'What does a segfault mean?'], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('No model can answer you here yet: add your provider key');
+    expect(run.stderr).toContain(`Your question is kept as a draft in session ${sessionId}.`);
+    expect(run.stderr).not.toMatch(/tn_\w+/);
+    const status = await expectOk(server, 'tn_session_sync_status', { sessionId, deviceId: 'test-check' });
+    expect(status.pendingDrafts.map((d: { content: string }) => d.content)).toContain('What does a segfault mean?');
+  });
+
   it('says what is wrong with --limit', async () => {
     const run = await tn(['sessions', '--limit', '0'], env);
     expect(run.code).toBe(2);
