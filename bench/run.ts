@@ -13,6 +13,7 @@ import { loadFromOutside } from './external-load.js';
 import { measureWebApp } from './web.js';
 import { measureStartup } from './startup.js';
 import { round, summarize } from './stats.js';
+import { writeResultsSummary } from './results-summary.js';
 
 // Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|timetable|completion|transfer|session|web|startup]` (the script sets
 // TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
@@ -183,6 +184,8 @@ try {
   await server.stop();
   await provider.close();
 }
+// bench/README.md quotes what this run wrote (its narrative stays as written).
+writeResultsSummary();
 
 async function report(name: string, results: Record<string, unknown>) {
   await writeFile(`bench/results/${name}.json`, `${JSON.stringify(results, null, 2)}\n`);
