@@ -154,6 +154,7 @@ export function ChatView(props: { sessionId: string; tutor?: TutorAvailability; 
           ...(answer.answerSeq ? [{ seq: answer.answerSeq, type: 'assistant_message', role: 'assistant' as const, content: answer.response, deviceId: device, clientEventId, createdAt: at }] : []),
         ]);
         kept = true;
+        setKeptAsDraft(null);
       } catch (e) {
         const needs = e instanceof ApiError && e.code === 'UNPROCESSABLE_ENTITY' ? await noModel().catch(() => null) : null;
         if (!needs) throw e;
