@@ -10,8 +10,13 @@ import type { ListedSession } from './session-model.js';
  * moves it). Listing them needs no new key, only what the list shows read from it.
  */
 
-/** What a list of sessions shows (SessionSummary) and what decides whether a session is still open: nothing more is read. */
-const LISTED_ATTRIBUTES: (keyof ListedSession)[] = ['sessionId', 'ownerId', 'status', 'context', 'createdAt', 'lastActivityAt', 'expiresAt', 'itemsExpireAt', 'endedAt', 'lastSeq', 'preview'];
+/**
+ * What a list of sessions shows (SessionSummary) and what decides whether a session is still open:
+ * nothing more is read, and GSI1 must project these (the index key gives lastActivityAt, the partition
+ * the owner).
+ */
+export const OWNER_INDEX_ATTRIBUTES = ['sessionId', 'status', 'context', 'createdAt', 'expiresAt', 'itemsExpireAt', 'endedAt', 'lastSeq', 'preview'] as const satisfies (keyof ListedSession)[];
+const LISTED_ATTRIBUTES = [...OWNER_INDEX_ATTRIBUTES, 'GSI1SK'];
 
 /** Sessions read per step once a step's expired sessions left its page short. */
 const LOOKAHEAD = 100;
@@ -53,7 +58,10 @@ export async function listOwnedSessions(
         ExclusiveStartKey: startKey,
       }),
     );
-    sessions.push(...((result.Items ?? []) as ListedSession[]));
+    for (const item of result.Items ?? []) {
+      const { GSI1SK, ...session } = item as Omit<ListedSession, 'ownerId' | 'lastActivityAt'> & { GSI1SK: string };
+      sessions.push({ ...session, ownerId: args.userId, lastActivityAt: GSI1SK });
+    }
     startKey = result.LastEvaluatedKey;
   }
   return { sessions: sessions.slice(0, args.limit), more: sessions.length > args.limit };
@@ -69,7 +77,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     usedBy: ['tn_session_list'],
     notes:
       'ScanIndexForward false (latest activity first); FilterExpression expiresAt and itemsExpireAt after now (expired sessions wait for TTL); ' +
-      `ProjectionExpression ${LISTED_ATTRIBUTES.join(', ')}: a GSI1 projection narrower than ALL must keep these. ` +
+      `ProjectionExpression ${LISTED_ATTRIBUTES.join(', ')} (GSI1SK is lastActivityAt): a GSI1 projection narrower than ALL must keep these. ` +
       'Limit page + 1, continued from LastEvaluatedKey until the page is full; the cursor is the last listed session (lastActivityAt, sessionId), signed and bound to the user.',
   },
 ]);
