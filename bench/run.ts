@@ -12,10 +12,11 @@ import { callOnce, measure, startBareSdkServer } from './protocol-overhead.js';
 import { loadFromOutside } from './external-load.js';
 import { measureWebApp } from './web.js';
 import { measureStartup } from './startup.js';
+import { measureCrawls } from './crawl.js';
 import { round, summarize } from './stats.js';
 import { writeResultsSummary } from './results-summary.js';
 
-// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|timetable|completion|transfer|session|web|startup]` (the script sets
+// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|timetable|completion|transfer|session|web|startup|crawl]` (the script sets
 // TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
 // against baselines measured in the same run, because absolute numbers depend on the machine.
 
@@ -24,6 +25,13 @@ const only = process.argv[process.argv.indexOf('--only') + 1];
 const runs = (name: string) => !process.argv.includes('--only') || only === name;
 const load = quick ? { warmup: 50, samples: 200, concurrency: 16, seconds: 2 } : { warmup: 300, samples: 2000, concurrency: 16, seconds: 8 };
 const TOKEN = 'bench-token-0123456789';
+
+// First, alone on the machine: replayed sites and an in-memory DynamoDB Local of its own, no server needed.
+if (runs('crawl')) {
+  await mkdir('bench/results', { recursive: true });
+  await report('crawl', { machine: { cpus: os.cpus().length, node: process.version, date: new Date().toISOString() }, ...(await measureCrawls()) });
+  if (only === 'crawl') process.exit(0);
+}
 
 // The tutor's OpenAI endpoint is an instant local provider, and the prompt quota never refuses.
 const provider = await startInstantProvider();
