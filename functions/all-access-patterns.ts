@@ -9,6 +9,7 @@ import * as oauthStore from './oauth/oauth-store.js';
 import * as askRequestStore from './session/ask-request-store.js';
 import * as deviceCursorStore from './session/device-cursor-store.js';
 import * as eventLogStore from './session/event-log-store.js';
+import * as sessionListStore from './session/session-list-store.js';
 import * as sessionStore from './session/session-store.js';
 import * as grantStore from './shared/auth/grant-store.js';
 import * as personalAccessTokenStore from './shared/auth/personal-access-token-store.js';
@@ -27,6 +28,7 @@ import * as userStore from './user/user-store.js';
  */
 export const STORE_MODULES: { module: string; patterns: AccessPattern[] }[] = [
   { module: 'functions/session/session-store.ts', patterns: sessionStore.ACCESS_PATTERNS },
+  { module: 'functions/session/session-list-store.ts', patterns: sessionListStore.ACCESS_PATTERNS },
   { module: 'functions/session/event-log-store.ts', patterns: eventLogStore.ACCESS_PATTERNS },
   { module: 'functions/session/ask-request-store.ts', patterns: askRequestStore.ACCESS_PATTERNS },
   { module: 'functions/session/device-cursor-store.ts', patterns: deviceCursorStore.ACCESS_PATTERNS },

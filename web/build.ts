@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, buildSync, type BuildOptions, type OutputFile } from 'esbuild';
+import { build, buildSync, type BuildOptions, type Metafile, type OutputFile } from 'esbuild';
 
 const WEB_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -34,8 +34,12 @@ const BUILD_OPTIONS: BuildOptions = {
   jsxImportSource: 'preact',
   outdir: '/assets',
   entryNames: 'app-[hash]',
+  // What only one page needs (the tutor's Markdown renderer) loads with that page.
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   legalComments: 'none',
   logLevel: 'silent',
+  metafile: true,
   define: { 'process.env.NODE_ENV': '"production"' },
 };
 
@@ -44,26 +48,31 @@ const BUILD_OPTIONS: BuildOptions = {
  * the CDK construct writes it to a folder for the bucket, so no build output is ever stale or committed.
  */
 export async function buildWebApp(): Promise<WebBundle> {
-  return assemble((await build(BUILD_OPTIONS)).outputFiles ?? []);
+  const result = await build(BUILD_OPTIONS);
+  return assemble(result.outputFiles ?? [], result.metafile);
 }
 
 /** The same build, synchronously: CDK constructs are built in synchronous code. */
 export function buildWebAppSync(): WebBundle {
-  return assemble(buildSync(BUILD_OPTIONS).outputFiles ?? []);
+  const result = buildSync(BUILD_OPTIONS);
+  return assemble(result.outputFiles ?? [], result.metafile);
 }
 
-function assemble(outputFiles: OutputFile[]): WebBundle {
+function assemble(outputFiles: OutputFile[], metafile: Metafile | undefined): WebBundle {
   const bundle: WebBundle = new Map();
   for (const file of outputFiles) {
     const urlPath = file.path.slice(file.path.indexOf('/assets/'));
     bundle.set(urlPath, { body: file.contents, contentType: CONTENT_TYPES[path.extname(urlPath)] ?? 'application/octet-stream', immutable: true });
   }
-  const script = [...bundle.keys()].find((name) => name.endsWith('.js'));
+  const script = [...bundle.keys()].find((name) => name.startsWith('/assets/app-') && name.endsWith('.js'));
+  // Chunks the entry imports up front are fetched beside it rather than after it is parsed.
+  const entry = Object.entries(metafile?.outputs ?? {}).find(([file]) => script && file.endsWith(script));
+  const preloads = (entry?.[1].imports ?? []).filter((i) => i.kind === 'import-statement').map((i) => i.path.slice(i.path.indexOf('/assets/')));
   const style = [...bundle.keys()].find((name) => name.endsWith('.css'));
   const template = readFileSync(path.join(WEB_DIR, 'index.html'), 'utf8');
   const html = template
     .replace('<!-- styles -->', style ? `<link rel="stylesheet" href="${style}">` : '')
-    .replace('<!-- script -->', `<script type="module" src="${script}"></script>`);
+    .replace('<!-- script -->', [...preloads.map((chunk) => `<link rel="modulepreload" href="${chunk}">`), `<script type="module" src="${script}"></script>`].join('\n'));
   bundle.set('/index.html', { body: new TextEncoder().encode(html), contentType: CONTENT_TYPES['.html']!, immutable: false });
   return bundle;
 }

@@ -4,7 +4,7 @@ import { ENTITY, sessionKeys } from '../shared/store/keys.js';
 import { DomainError } from '../shared/domain-error.js';
 import { contentHash, type AskRequest } from './ask-request-store.js';
 import { readAllEvents } from './event-log-store.js';
-import { effectiveExpiry, epochSeconds, expiryAfter, itemsExpiryFor, type SessionEvent, type SessionRecord } from './session-model.js';
+import { effectiveExpiry, epochSeconds, expiryAfter, itemsExpiryFor, previewFrom, type SessionEvent, type SessionRecord } from './session-model.js';
 import { deletePartition, putImportedSession, putSessionItems, readSession } from './session-store.js';
 import type { SessionSnapshot } from './snapshot.js';
 
@@ -110,6 +110,7 @@ async function importUnder(store: Store, args: ImportArgs, sessionId: string, ex
     lastSeq: snapshot.events.length,
     itemsExpireAt,
     summary: null,
+    preview: previewFrom(snapshot.events) ?? null,
   };
   // Lost to a concurrent import of the same snapshot: its result is ours.
   if (!(await putImportedSession(store, record, now))) return importSnapshot(store, args);
