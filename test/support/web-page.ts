@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
@@ -34,7 +34,9 @@ export async function openWebPage(browser: Browser, options: { storage?: Record<
 
 /** axe-core in the page (or one frame of it): no serious or critical violation (WCAG rules and best practices). */
 export async function expectAccessible(page: Page | Frame): Promise<void> {
-  await page.addScriptTag({ path: AXE_PATH });
+  // Evaluated through the DevTools protocol, which the page's Content-Security-Policy rightly does not
+  // cover: a <script> tag with axe inline would be refused, as any injected script is.
+  await page.evaluate(readFileSync(AXE_PATH, 'utf8'));
   const violations = await page.evaluate(async () => {
     const result = await (window as any).axe.run(document);
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 5) }));
@@ -45,4 +47,24 @@ export async function expectAccessible(page: Page | Frame): Promise<void> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/**
+ * The page fits its viewport's width: the document does not scroll sideways and no element drawn on
+ * the page reaches past the right edge (what a 390 px phone would make a student pan to read).
+ */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const widths = await page.evaluate(() => {
+    const client = document.documentElement.clientWidth;
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 && box.right > client + 0.5 && getComputedStyle(element).visibility !== 'hidden';
+      })
+      .map((element) => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className && typeof element.className === 'string' ? `.${element.className.trim().replace(/\s+/g, '.')}` : ''} (${Math.round(element.getBoundingClientRect().right)} px): ${(element.textContent ?? '').trim().slice(0, 40)}`)
+      .slice(0, 8);
+    return { scroll: document.documentElement.scrollWidth, client, wide };
+  });
+  expect(widths.wide, `on ${page.url()}`).toEqual([]);
+  expect(widths.scroll, `on ${page.url()}`).toBeLessThanOrEqual(widths.client);
 }

@@ -12,12 +12,13 @@ export const TABLE_DEFINITION = {
   timeToLiveAttribute: 'ttl',
   globalSecondaryIndexes: [
     {
-      // Sparse listings: a user's sessions (status and expiry decide which is current), what an OAuth grant
-      // issued (keys only), an institution's course fragments and an institution pair's rules (their body).
+      // Sparse listings: a user's sessions (what tn_session_list shows of each, and the status and expiry that
+      // decide which is current: session-list-store.ts OWNER_INDEX_ATTRIBUTES), what an OAuth grant issued
+      // (keys only), an institution's course fragments and an institution pair's rules (their body).
       indexName: 'GSI1',
       partitionKey: 'GSI1PK',
       sortKey: 'GSI1SK',
-      nonKeyAttributes: ['status', 'sessionId', 'expiresAt', 'itemsExpireAt', 'rows'],
+      nonKeyAttributes: ['status', 'sessionId', 'context', 'createdAt', 'expiresAt', 'itemsExpireAt', 'endedAt', 'lastSeq', 'preview', 'rows'],
     },
     {
       // What a source owns within a scope, with each item's hash of what the source listed: a re-run compares hashes.
