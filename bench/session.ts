@@ -4,11 +4,11 @@ import { DEFAULT_MODELS } from '../functions/session/tutor/language-model.js';
 import { buildTutorPrompt } from '../functions/session/tutor/tutor-prompt.js';
 import { TUTOR_LOOKUPS, tutorLookupTools } from '../functions/session/tutor/tutor-tools.js';
 import type { SessionEvent, SessionRecord } from '../functions/session/session-model.js';
-import type { Store } from '../functions/shared/store/dynamo-client.js';
-import type { ToolContext } from '../functions/shared/tools/tool-context.js';
-import type { ContractRunner } from '../functions/shared/tools/contract-runner.js';
-import { forwardedOnly } from '../functions/shared/tools/define-tool.js';
-import { ToolRegistry } from '../functions/shared/tools/registry.js';
+import type { Store } from '../functions/platform/store/dynamo-client.js';
+import type { ToolContext } from '../functions/mcp/tools/tool-context.js';
+import type { ContractRunner } from '../functions/mcp/tools/contract-runner.js';
+import { forwardedOnly } from '../functions/mcp/tools/define-tool.js';
+import { ToolRegistry } from '../functions/mcp/tools/registry.js';
 import { ANSWER } from './instant-provider.js';
 import { round, summarize } from './stats.js';
 

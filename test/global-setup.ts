@@ -1,8 +1,8 @@
 import type { TestProject } from 'vitest/node';
 import { ALL_ACCESS_PATTERNS } from '../functions/all-access-patterns.js';
-import { describeCommand, uncoveredCommands } from '../functions/shared/store/access-pattern-matcher.js';
-import { recordEveryStore } from '../functions/shared/store/command-recorder.js';
-import { createStore } from '../functions/shared/store/dynamo-client.js';
+import { describeCommand, uncoveredCommands } from './support/store/access-pattern-matcher.js';
+import { recordEveryStore } from './support/store/command-recorder.js';
+import { createStore } from '../functions/platform/store/dynamo-client.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
 import { ensureTable } from '../local/ensure-table.js';
 import { loadSampleCatalogOnce } from '../local/sample-catalog.js';

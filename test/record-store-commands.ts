@@ -1,5 +1,5 @@
 import { afterAll, expect } from 'vitest';
-import { recordEveryStore } from '../functions/shared/store/command-recorder.js';
+import { recordEveryStore } from './support/store/command-recorder.js';
 
 /**
  * Every store a test file makes (the in-process local server's included) records the commands it
@@ -16,7 +16,7 @@ afterAll(async () => {
   // Loaded only when there is something to check: most unit test files send nothing.
   const [{ ALL_ACCESS_PATTERNS }, { describeCommand, uncoveredCommands }] = await Promise.all([
     import('../functions/all-access-patterns.js'),
-    import('../functions/shared/store/access-pattern-matcher.js'),
+    import('./support/store/access-pattern-matcher.js'),
   ]);
   const undeclared = uncoveredCommands(ALL_ACCESS_PATTERNS, commands).map(describeCommand);
   expect(undeclared, 'DynamoDB commands no store module declares (add an access pattern beside the code that sends them)').toEqual([]);

@@ -1,11 +1,11 @@
 import * as z from 'zod/v4';
-import { parseCourseRef, type CourseRef } from '../shared/catalog/course-ref.js';
-import { DomainError } from '../shared/domain-error.js';
-import { bindTool, type ToolContract, type ToolDefinition } from '../shared/tools/define-tool.js';
-import type { ToolContext } from '../shared/tools/tool-context.js';
-import { catalogCacheFor } from './catalog-cache.js';
-import type { CourseBundle } from './catalog-store.js';
-import { levelOf, mergeFragments, type CourseView } from './course-view.js';
+import { parseCourseRef, type CourseRef } from '../catalog/course-ref.js';
+import { DomainError } from '../platform/domain-error.js';
+import { bindTool, type ToolContract, type ToolDefinition } from '../mcp/tools/define-tool.js';
+import type { ToolContext } from '../mcp/tools/tool-context.js';
+import { catalogCacheFor } from '../catalog/catalog-cache.js';
+import type { CourseBundle } from '../catalog/catalog-store.js';
+import { levelOf, mergeFragments, type CourseView } from '../catalog/course-view.js';
 
 export interface LoadedCourse {
   ref: CourseRef;

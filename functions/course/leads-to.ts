@@ -1,6 +1,6 @@
-import type { Store } from '../shared/store/dynamo-client.js';
-import { listCourseFragments } from './catalog-store.js';
-import { coursesFromFragments } from './course-view.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { listCourseFragments } from '../catalog/catalog-store.js';
+import { coursesFromFragments } from '../catalog/course-view.js';
 import { requiredByOf, type Requirer } from './prerequisites/required-by.js';
 import { loadRequiredBy, saveRequiredBy } from './required-by-store.js';
 

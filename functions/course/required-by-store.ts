@@ -1,9 +1,9 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import { putAll } from '../shared/store/batch-writes.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { catalogKeys, ENTITY } from '../shared/store/keys.js';
-import { queryAll } from '../shared/store/query-all.js';
+import { beginsWith, declareAccessPatterns, param } from '../platform/store/access-patterns.js';
+import { putAll } from '../platform/store/batch-writes.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { catalogKeys, ENTITY } from '../platform/store/keys.js';
+import { queryAll } from '../platform/store/query-all.js';
 import type { RequiredBy, Requirer } from './prerequisites/required-by.js';
 
 /** Under DynamoDB's 400 KB item limit with room for the keys. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
-import { USER_PERMISSIONS } from '../../functions/shared/auth/principal.js';
+import { createPersonalAccessToken } from '../../functions/platform/auth/personal-access-tokens.js';
+import { USER_PERMISSIONS } from '../../functions/platform/auth/principal.js';
 import { errorResponseOf } from '../support/mcp-clients.js';
 import { connectClient, startTestServer, type Era, type TestServer } from '../support/test-server.js';
 

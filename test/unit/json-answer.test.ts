@@ -1,6 +1,6 @@
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { asciiJson, PreparedAnswers } from '../../functions/shared/http/json-answer.js';
+import { asciiJson, PreparedAnswers } from '../../functions/mcp/http/json-answer.js';
 
 // Every kind of character JSON treats specially, and non-ASCII from one byte to a surrogate pair.
 const data = {

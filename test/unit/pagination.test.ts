@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CursorCodec } from '../../functions/shared/tools/pagination.js';
-import { ToolError } from '../../functions/shared/tools/errors.js';
+import { CursorCodec } from '../../functions/mcp/tools/pagination.js';
+import { ToolError } from '../../functions/mcp/tools/errors.js';
 
 const codec = new CursorCodec(Buffer.from('test-secret-0123456789abcdef'));
 const scope = { tool: 'tn_user_byok_list', userId: 'alice', query: { institution: 'sfu' } };

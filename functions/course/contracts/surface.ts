@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { definePrompt, defineResource, type AnyPromptContract, type AnyResourceContract } from '../../shared/surface/surface-contract.js';
-import { defineView, type ViewContract } from '../../shared/surface/view-contract.js';
+import { definePrompt, defineResource, type AnyPromptContract, type AnyResourceContract } from '../../mcp/surface/surface-contract.js';
+import { defineView, type ViewContract } from '../../mcp/surface/view-contract.js';
 
 interface CourseData {
   ref: string;

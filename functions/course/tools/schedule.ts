@@ -1,4 +1,4 @@
-import { pageOf } from '../../shared/tools/pagination.js';
+import { pageOf } from '../../mcp/tools/pagination.js';
 import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { newestFirst } from '../term-input.js';
 import { scheduleContract } from '../contracts/schedule.js';

@@ -1,4 +1,4 @@
-import { ToolError } from '../../shared/tools/errors.js';
+import { ToolError } from '../../mcp/tools/errors.js';
 import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { sectionGetContract } from '../contracts/section-get.js';
 

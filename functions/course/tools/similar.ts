@@ -1,5 +1,5 @@
-import { pageOf } from '../../shared/tools/pagination.js';
-import { catalogCacheFor } from '../catalog-cache.js';
+import { pageOf } from '../../mcp/tools/pagination.js';
+import { catalogCacheFor } from '../../catalog/catalog-cache.js';
 import { bindCatalogTool, loadCourse } from '../course-lookup.js';
 import { similarContract } from '../contracts/similar.js';
 

@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
-import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
-import { defineContract } from '../../shared/tools/define-tool.js';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { CompletedOnInput, SourceCoursesInput, StudentFactsInput } from '../resolve-input.js';
+import { effectiveDateInput } from '../../catalog/effective-date.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
+import { optionalField } from '../../mcp/tools/schema-helpers.js';
+import { CompletedOnInput, SourceCoursesInput, StudentFactsInput } from '../resolve/resolve-input.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
 import { InstitutionInput } from './institution-input.js';
 

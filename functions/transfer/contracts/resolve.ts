@@ -1,12 +1,12 @@
 import * as z from 'zod/v4';
-import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { effectiveDateInput } from '../../catalog/effective-date.js';
+import { optionalField } from '../../mcp/tools/schema-helpers.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
 import { InstitutionInput } from './institution-input.js';
 
-import { MatchSchema, RuleSummarySchema } from '../match-output.js';
-import { CompletedAtTargetInput, CompletedOnInput, SourceCoursesInput, StudentFactsInput } from '../resolve-input.js';
+import { MatchSchema, RuleSummarySchema } from '../resolve/match-output.js';
+import { CompletedAtTargetInput, CompletedOnInput, SourceCoursesInput, StudentFactsInput } from '../resolve/resolve-input.js';
 import { PlanConstraintSchema } from './plan-schema.js';
 
 

@@ -1,11 +1,11 @@
 import * as z from 'zod/v4';
-import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { effectiveDateInput } from '../../catalog/effective-date.js';
+import { optionalField } from '../../mcp/tools/schema-helpers.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
 import { InstitutionInput } from './institution-input.js';
-import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
-import { RuleSummarySchema } from '../match-output.js';
+import { paginated, PaginationInput } from '../../mcp/tools/pagination.js';
+import { RuleSummarySchema } from '../resolve/match-output.js';
 import { AWARD_FORMS } from '../award-forms.js';
 
 const SearchItemSchema = RuleSummarySchema.extend({
