@@ -6,7 +6,7 @@ import { TUTOR_LOOKUPS, tutorLookupTools } from '../functions/session/tutor/tuto
 import type { SessionEvent, SessionRecord } from '../functions/session/session-model.js';
 import type { Store } from '../functions/platform/store/dynamo-client.js';
 import type { ToolContext } from '../functions/mcp/tools/tool-context.js';
-import type { ContractRunner } from '../functions/mcp/tools/contract-runner.js';
+import type { ContractRunner } from '../functions/mcp/tools/invoke-tool.js';
 import { forwardedOnly } from '../functions/mcp/tools/define-tool.js';
 import { ToolRegistry } from '../functions/mcp/tools/registry.js';
 import { ANSWER } from './instant-provider.js';
@@ -259,7 +259,7 @@ async function directAsk(baseUrl: string, history: DirectHistory, how: { stream:
     model: createOpenAI({ apiKey: 'sk-proj-BENCHbenchBENCHbench0001', baseURL: baseUrl }).chat(MODEL),
     instructions: prompt.instructions,
     messages: prompt.messages,
-    tools: await tutorLookupTools({ registry, services: { contractRunner: neverRuns } } as unknown as ToolContext, MAX_TOOL_CALLS, { started: 0, calls: [] }),
+    tools: await tutorLookupTools({ registry, contractRunner: neverRuns } as unknown as ToolContext, MAX_TOOL_CALLS, { started: 0, calls: [] }),
     stopWhen: isStepCount(MAX_TOOL_CALLS + 1),
     prepareStep: ({ stepNumber }: { stepNumber: number }) => (stepNumber >= MAX_TOOL_CALLS ? { toolChoice: 'none' as const } : undefined),
     maxRetries: 0,

@@ -23,7 +23,7 @@ import * as userStore from './user/user-store.js';
 /**
  * Every store module with the access patterns it declares, for the generated docs and the check that
  * the integration suite sends nothing undeclared. Lives beside all-contracts.ts: it may import every
- * domain, which functions/shared may not. test/unit/store-discipline.test.ts fails when a module that
+ * domain, which the floors may not. test/unit/store-discipline.test.ts fails when a module that
  * sends commands is missing here.
  */
 export const STORE_MODULES: { module: string; patterns: AccessPattern[] }[] = [

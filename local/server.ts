@@ -100,7 +100,6 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       localTokens: parseLocalTokens({ ...env, TN_LOCAL_TOKEN: token }, token),
       oauthJwks: oauthKeys.publicJwks,
       now: options.now,
-      contractRunner: inProcessRunner(ALL_DOMAIN_TOOLS),
     });
     await ensureTable(services.store.client, config.tableName);
     const sampleLoad = new AbortController();
@@ -133,6 +132,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       services,
       definitions: ALL_DOMAIN_TOOLS,
       endpointTools: ENDPOINT_TOOLS,
+      // One process holds every domain: a tool's calls to another domain's tools run here too.
+      contractRunner: inProcessRunner(ALL_DOMAIN_TOOLS),
       // MCP Apps views are built on their first read (esbuild, ~0.2 s) and kept for the process.
       surface: { ...ALL_SURFACE, viewPages: builtViewPages() },
       complete: completeFromCatalog,

@@ -1,6 +1,6 @@
 /**
  * What domain modules throw when a request cannot be served as asked. It speaks in domain terms
- * only: the tool edge (shared/tools/errors.ts, `mapError`) turns each kind into an ErrorResponse
+ * only: the tool edge (mcp/tools/errors.ts, `mapError`) turns each kind into an ErrorResponse
  * code and HTTP status, in one table (ADR 0015).
  */
 export const DOMAIN_ERROR_KINDS = ['invalid', 'unauthenticated', 'forbidden', 'not-found', 'conflict', 'unprocessable', 'limit-reached', 'unavailable'] as const;

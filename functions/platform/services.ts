@@ -4,9 +4,8 @@ import type { AppConfig } from './config.js';
 import { createAuthenticator, type Authenticator, type LocalToken } from './auth/authenticator.js';
 import { LocalDataKeyProvider, loadOrCreateMasterKey, type DataKeyProvider } from './crypto/data-keys.js';
 import { createStore, type Store } from './store/dynamo-client.js';
-import type { ContractRunner } from '../mcp/tools/contract-runner.js';
-import { CursorCodec } from '../mcp/tools/pagination.js';
-import { ResultCache } from '../mcp/tools/result-cache.js';
+import { CursorCodec } from './cursor-codec.js';
+import { ResultCache } from './result-cache.js';
 
 /** Long-lived clients shared by every request of a warm process. */
 export interface Services {
@@ -16,14 +15,12 @@ export interface Services {
   cursors: CursorCodec;
   authenticator: Authenticator;
   cache: ResultCache;
-  /** Runs tools of domains this process does not hold (absent where nothing calls across domains). */
-  contractRunner?: ContractRunner;
   now(): Date;
 }
 
 export async function createServices(
   config: AppConfig,
-  options: { localTokens?: LocalToken[]; oauthJwks?: JSONWebKeySet; now?: () => Date; contractRunner?: ContractRunner; kmsDataKeys?: (keyId: string) => DataKeyProvider } = {},
+  options: { localTokens?: LocalToken[]; oauthJwks?: JSONWebKeySet; now?: () => Date; kmsDataKeys?: (keyId: string) => DataKeyProvider } = {},
 ): Promise<Services> {
   const store = createStore(config);
   let dataKeys: DataKeyProvider;
@@ -47,7 +44,6 @@ export async function createServices(
     cursors: new CursorCodec(cursorSecret),
     authenticator: createAuthenticator({ config, store, localTokens: options.localTokens, oauthJwks: options.oauthJwks, now }),
     cache: new ResultCache(),
-    contractRunner: options.contractRunner,
     now,
   };
 }

@@ -55,7 +55,7 @@ describe('domain errors at the tool edge', () => {
 });
 
 /** Only these speak ErrorResponse codes; everything else throws DomainError (ADR 0015). */
-const EDGE = /^functions\/(?:[^/]+\/tools|shared\/http|shared\/auth|router)\//;
+const EDGE = /^functions\/(?:[^/]+\/tools|mcp\/http|router)\//;
 const ERRORS_MODULE = 'functions/mcp/tools/errors.ts';
 
 function sourceFiles(dir: string): string[] {

@@ -1,7 +1,8 @@
 import { effectiveDate, institutionTimeZone } from '../../catalog/effective-date.js';
 import { institutionId } from '../../catalog/institutions.js';
 import { pageOf } from '../../mcp/tools/pagination.js';
-import { bindCatalogTool, loadCourse } from '../course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { loadCourse } from '../course-lookup.js';
 import { equivalencesOf, inForce } from '../../catalog/transfer-equivalence.js';
 import { equivalentElsewhereContract } from '../contracts/equivalent-elsewhere.js';
 

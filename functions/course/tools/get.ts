@@ -1,5 +1,6 @@
 import { termOrder } from '../../catalog/terms.js';
-import { bindCatalogTool, completeness, freshness, loadCourse } from '../course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { completeness, freshness, loadCourse } from '../course-lookup.js';
 import { getContract } from '../contracts/get.js';
 import { equivalencesOf } from '../../catalog/transfer-equivalence.js';
 

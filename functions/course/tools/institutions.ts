@@ -1,7 +1,8 @@
 import { listInstitutions } from '../../catalog/institution-registry.js';
 import { INSTITUTIONS } from '../../catalog/institutions.js';
 import { pageOf } from '../../mcp/tools/pagination.js';
-import { bindCatalogTool, freshness } from '../course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { freshness } from '../course-lookup.js';
 import { catalogCacheFor } from '../../catalog/catalog-cache.js';
 import { nextScheduledRun } from '../ingestion-schedule.js';
 import { institutionsContract } from '../contracts/institutions.js';

@@ -1,4 +1,4 @@
-import { bindCatalogTool } from '../course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
 import { institutionId } from '../../catalog/institutions.js';
 import { pageOf } from '../../mcp/tools/pagination.js';
 import { catalogCacheFor } from '../../catalog/catalog-cache.js';

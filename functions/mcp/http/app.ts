@@ -1,4 +1,5 @@
 import { createMcpHandler, getOAuthProtectedResourceMetadataUrl, hostHeaderValidationResponse, originValidationResponse, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { DomainError } from '../../platform/domain-error.js';
 import { requestUlid } from '../../platform/ids.js';
 import { SERVICE_VERSION } from '../../platform/config.js';
 import { USER_PERMISSIONS, type Principal } from '../../platform/auth/principal.js';
@@ -7,14 +8,13 @@ import type { Services } from '../../platform/services.js';
 import { storeReachable } from '../../platform/store/health-probe.js';
 import { DOMAINS, type AnyToolDefinition, type Domain } from '../tools/define-tool.js';
 import { ToolError, type FieldIssue } from '../tools/errors.js';
-import type { ToolExecutor } from '../tools/invoke-tool.js';
+import type { ContractRunner, ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { serverCard } from '../discovery/server-card.js';
 import { buildMcpServer } from './mcp-server.js';
 import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './auth-challenges.js';
 import { countedAuthentication } from './counted-authentication.js';
 import { authorizationOf, serveWebSession, WEB_SESSION_PATH } from './web-session.js';
-import { PreparedAnswers } from './json-answer.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
 import { prototypeKeysInToolCalls, readBody, resourceReadsIn, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
 import type { Completer } from '../surface/completion.js';
@@ -34,6 +34,8 @@ export interface HttpAppOptions {
   allowedOriginHostnames?: string[];
   /** How calls run; in-process unless the deployment forwards them (the AWS /mcp router). */
   executeTool?: ToolExecutor;
+  /** How a tool runs another domain's tool (the tutor's lookups): in-process locally, forwarded in AWS. */
+  contractRunner?: ContractRunner;
   /** The authorization server behind its own edge (`/oauth/*` and its metadata) when this deployment serves it. */
   authorizationServer?: FetchHandler;
   /** `/openapi.json` where it is served (the local server; the AWS router, from a chunk loaded on the first request for it): other bundles leave its generator out. */
@@ -83,6 +85,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
           traceId: extra?.traceId ?? requestUlid(),
           inputIssues: extra?.inputIssues,
           executeTool: options.executeTool,
+          contractRunner: options.contractRunner,
           surface,
           complete: options.complete,
         });
@@ -166,7 +169,8 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     try {
       principal = await authenticateCounted(request, authorizationOf(request));
     } catch (error) {
-      if (!(error instanceof ToolError)) throw error;
+      // Refused credentials (a domain error from the authenticator) and the edge's own limits (rate, table down).
+      if (!(error instanceof ToolError || error instanceof DomainError)) throw error;
       const retryAfter = error.details?.retryAfter;
       const headers: Record<string, string> = retryAfter ? { 'retry-after': String(retryAfter) } : { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` };
       return errorJson(error, requestUlid(), traceId, headers);
@@ -187,7 +191,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
         const refusal = new ToolError(challenge.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', challenge.message, { reason: challenge.reason });
         return errorJson(refusal, requestUlid(), traceId, { 'www-authenticate': challenge.wwwAuthenticate });
       }
-      return handleRestCall({ bodyText: body.text, signal: request.signal, toolName: restMatch[1]!, registry: all.registry, services, principal, traceId, executeTool: options.executeTool });
+      return handleRestCall({ bodyText: body.text, signal: request.signal, toolName: restMatch[1]!, registry: all.registry, services, principal, traceId, executeTool: options.executeTool, contractRunner: options.contractRunner });
     }
     const parsedBody = parseJson(body.text);
     // A call the caller may not make is refused at the HTTP level, so OAuth-capable clients sign in (MCP authorization spec).
@@ -216,7 +220,6 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       extra: extra as unknown as Record<string, unknown>,
     };
     if (parsedBody !== undefined && (await wantsPlainJson(request, parsedBody))) {
-      const answers = new PreparedAnswers();
       const server = buildMcpServer({
         registry: endpoint!.registry,
         services,
@@ -224,11 +227,11 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
         traceId,
         inputIssues: extra.inputIssues,
         executeTool: options.executeTool,
+        contractRunner: options.contractRunner,
         surface: endpoint!.surface,
         complete: options.complete,
-        answers,
       });
-      return serveLegacyJson(server, request, { authInfo, parsedBody, answers });
+      return serveLegacyJson(server, request, { authInfo, parsedBody });
     }
     return endpoint!.mcp.fetch(forwarded, { ...(parsedBody === undefined ? {} : { parsedBody }), authInfo });
   };

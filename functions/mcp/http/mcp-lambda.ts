@@ -3,9 +3,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { loadConfig } from '../../platform/config.js';
 import { createServices, type Services } from '../../platform/services.js';
 import type { DataKeyProvider } from '../../platform/crypto/data-keys.js';
-import type { ContractRunner } from '../tools/contract-runner.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
-import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
+import { invokeTool, type ContractRunner, type ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { allowedOriginHostnames } from './allowed-origins.js';
 import { createHttpApp, type FetchHandler, type HttpAppOptions } from './app.js';
@@ -36,6 +35,7 @@ interface Runtime {
   services: Services;
   app: FetchHandler;
   registry: ToolRegistry;
+  contractRunner?: ContractRunner;
 }
 
 /**
@@ -47,8 +47,10 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
   let runtime: Promise<Runtime> | undefined;
   const getRuntime = () =>
     (runtime ??= (async () => {
-      const services = await createServices(loadConfig(), { contractRunner: options.contractRunner?.(), kmsDataKeys: options.kmsDataKeys });
+      const services = await createServices(loadConfig(), { kmsDataKeys: options.kmsDataKeys });
+      const contractRunner = options.contractRunner?.();
       const app = createHttpApp({
+        contractRunner,
         services,
         definitions: options.definitions,
         endpointTools: options.endpointTools,
@@ -59,11 +61,11 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
         surface: options.surface?.views?.length ? { viewPages: viewPagesBeside(import.meta.url), ...options.surface } : options.surface,
         complete: options.complete?.(services),
       });
-      return { services, app, registry: new ToolRegistry(services.config.toolPrefix, [...options.definitions, ...options.endpointTools]) };
+      return { services, app, contractRunner, registry: new ToolRegistry(services.config.toolPrefix, [...options.definitions, ...options.endpointTools]) };
     })());
 
   const handle = async (event: unknown) => {
-    const { services, app, registry } = await getRuntime();
+    const { services, app, registry, contractRunner } = await getRuntime();
     const completion = CompleteEventSchema.safeParse(event);
     if (completion.success) {
       const complete = options.complete?.(services);
@@ -81,6 +83,7 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
         traceId: direct.data.traceId,
         services,
         registry,
+        contractRunner,
       };
       if (!direct.data.stream) return JSON.stringify(await invokeTool(definition, direct.data.input, request));
       // Progress goes back to the router line by line as it happens; the result is the last line.

@@ -4,14 +4,13 @@ import { SERVICE_NAME, SERVICE_VERSION } from '../../platform/config.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import type { Services } from '../../platform/services.js';
 import type { FieldIssue } from '../tools/errors.js';
-import { invokeTool, type Invocation, type ToolExecutor } from '../tools/invoke-tool.js';
+import { invokeTool, type ContractRunner, type Invocation, type ToolExecutor } from '../tools/invoke-tool.js';
 import { jsonSchemasOf } from '../tools/json-schemas.js';
 import { listedTool } from '../tools/tool-listing.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Completer } from '../surface/completion.js';
 import { SERVER_ICONS } from '../surface/icons.js';
 import { resourceLinksIn } from '../surface/resource-links.js';
-import type { PreparedAnswers } from './json-answer.js';
 import type { Surface } from '../surface/surface-contract.js';
 import { registerSurface } from '../surface/surface-server.js';
 import { viewMetaByTool } from '../surface/view-server.js';
@@ -38,11 +37,10 @@ export function buildMcpServer(args: {
   /** Per tools/call id: what the raw arguments held that the protocol parse dropped. */
   inputIssues?: Map<string | number, FieldIssue[]>;
   executeTool?: ToolExecutor;
+  contractRunner?: ContractRunner;
   /** Resources and prompts this endpoint serves beside its tools. */
   surface?: Surface;
   complete?: Completer;
-  /** Where a tools/call answer is remembered for writing from its own JSON (the plain-JSON path). */
-  answers?: PreparedAnswers;
 }): Server {
   const { registry, services, principal, traceId, executeTool = invokeTool, surface = NO_SURFACE } = args;
   const capabilities = {
@@ -80,6 +78,7 @@ export function buildMcpServer(args: {
       traceId,
       services,
       registry,
+      contractRunner: args.contractRunner,
       signal: ctx.mcpReq.signal,
       inputIssues,
       reportProgress:
@@ -89,15 +88,12 @@ export function buildMcpServer(args: {
     });
     const result = toCallToolResult(invocation);
     // Appended after the text blocks: clients and tests read content[0], and hosts that know links show them.
-    if (invocation.ok) {
-      result.content.push(...resourceLinksIn(invocation.data, surface));
-      args.answers?.remember(ctx.mcpReq.id, result);
-    }
+    if (invocation.ok) result.content.push(...resourceLinksIn(invocation.data, surface));
     return server.projectCallToolResult(result, jsonSchemasOf(definition).output);
   });
 
   if (surface.resources.length || surface.prompts.length || surface.views?.length) {
-    registerSurface(server, { registry, surface, complete: args.complete, services, principal, traceId, executeTool });
+    registerSurface(server, { registry, surface, complete: args.complete, services, principal, traceId, executeTool, contractRunner: args.contractRunner });
   }
   return server;
 }

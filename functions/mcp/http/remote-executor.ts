@@ -6,8 +6,7 @@ import type { Completer, Completion } from '../surface/completion.js';
 import { requestLogger } from '../../platform/observability.js';
 import type { AnyToolContract, Domain } from '../tools/define-tool.js';
 import { mapError, ToolError } from '../tools/errors.js';
-import type { ContractRunner } from '../tools/contract-runner.js';
-import { invokeTool, type Invocation, type InvocationRequest, type ToolExecutor } from '../tools/invoke-tool.js';
+import { invokeTool, type ContractRunner, type Invocation, type InvocationRequest, type ToolExecutor } from '../tools/invoke-tool.js';
 
 /**
  * The /mcp router lists every tool but holds none of their permissions: each call is forwarded to

@@ -1,7 +1,7 @@
 import { requestUlid } from '../../platform/ids.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import type { Services } from '../../platform/services.js';
-import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
+import { invokeTool, type ContractRunner, type ToolExecutor } from '../tools/invoke-tool.js';
 import { mapError, ToolError } from '../tools/errors.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
@@ -15,6 +15,7 @@ export async function handleRestCall(args: {
   principal: Principal;
   traceId: string;
   executeTool?: ToolExecutor;
+  contractRunner?: ContractRunner;
 }): Promise<Response> {
   const requestId = requestUlid();
   const definition = args.registry.get(args.toolName);
@@ -34,6 +35,7 @@ export async function handleRestCall(args: {
     traceId: args.traceId,
     services: args.services,
     registry: args.registry,
+    contractRunner: args.contractRunner,
     signal: args.signal,
   });
   const headers = {

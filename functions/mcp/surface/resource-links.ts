@@ -1,4 +1,3 @@
-import { CANONICAL_SUBJECT_SOURCE } from '../../catalog/course-ref.js';
 import { expandTemplate, type Surface } from './surface-contract.js';
 
 export interface ResourceLinkContent {
@@ -11,20 +10,16 @@ export interface ResourceLinkContent {
 /** Enough for a host to offer the courses and rules a result is about, without doubling its size. */
 export const MAX_RESOURCE_LINKS = 10;
 
-const COURSE_REF = new RegExp(String.raw`^([a-z0-9-]+):(${CANONICAL_SUBJECT_SOURCE} \d{3,4}[A-Z]{0,2})$`);
-const RULE_ID = /^[A-Za-z0-9_-]{4,80}$/;
 const MAX_DEPTH = 6;
 
 /**
- * `resource_link` blocks for the courses (`ref` / `course` fields holding a canonical reference) and
- * transfer rules (`ruleId` fields) a tool's output names, in the order they appear, at most ten, and
- * only for resources this endpoint serves.
+ * `resource_link` blocks for what a tool's output names, in the order it appears, at most ten, and only
+ * for resources this endpoint serves: each resource says which fields name it (`linkFrom`), such as a
+ * course's `ref` or a rule's `ruleId`.
  */
 export function resourceLinksIn(data: unknown, surface: Surface): ResourceLinkContent[] {
-  const templates = new Map(surface.resources.map((r) => [r.name, r.uriTemplate]));
-  const courseTemplate = templates.get('course');
-  const ruleTemplate = templates.get('transfer-rule');
-  if (!courseTemplate && !ruleTemplate) return [];
+  const sources = surface.resources.flatMap((resource) => (resource.linkFrom ? [{ template: resource.uriTemplate, ...resource.linkFrom }] : []));
+  if (!sources.length) return [];
   const links = new Map<string, ResourceLinkContent>();
   const add = (uri: string, name: string) => {
     if (links.size < MAX_RESOURCE_LINKS && !links.has(uri)) links.set(uri, { type: 'resource_link', uri, name, mimeType: 'text/markdown' });
@@ -36,11 +31,17 @@ export function resourceLinksIn(data: unknown, surface: Surface): ResourceLinkCo
       return;
     }
     for (const [key, inner] of Object.entries(value)) {
-      if (typeof inner === 'string') {
-        const course = courseTemplate && (key === 'ref' || key === 'course') ? COURSE_REF.exec(inner) : null;
-        if (course) add(expandTemplate(courseTemplate!, { institution: course[1]!, code: course[2]! }), inner);
-        else if (ruleTemplate && key === 'ruleId' && RULE_ID.test(inner)) add(expandTemplate(ruleTemplate, { ruleId: inner }), `transfer rule ${inner}`);
-      } else walk(inner, depth + 1);
+      if (typeof inner !== 'string') {
+        walk(inner, depth + 1);
+        continue;
+      }
+      for (const source of sources) {
+        const variables = source.fields.includes(key) ? source.variables(inner) : undefined;
+        if (variables) {
+          add(expandTemplate(source.template, variables), source.name(inner));
+          break;
+        }
+      }
     }
   };
   walk(data, 0);

@@ -41,6 +41,17 @@ export interface ResourceContract<P extends z.ZodObject = z.ZodObject> {
   /** The tools it reads through (an endpoint serves a resource only where it serves these tools). */
   readsTools: string[];
   read: (params: z.output<P>, readTool: ToolReader) => Promise<ResourceContents>;
+  /** Tool results link to this resource where a field of one of these names holds a value `linkFrom` reads (resource-links.ts). */
+  linkFrom?: ResourceLinkSource;
+}
+
+/** Which output fields name this resource, and how such a value becomes the template's variables. */
+export interface ResourceLinkSource {
+  fields: readonly string[];
+  /** The template's variables for a field's value, or undefined when the value names no such resource. */
+  variables: (value: string) => Record<string, string> | undefined;
+  /** The link's name as hosts show it. */
+  name: (value: string) => string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -5,7 +5,7 @@ import type { Principal } from '../../platform/auth/principal.js';
 import { logger } from '../../platform/observability.js';
 import type { Services } from '../../platform/services.js';
 import type { ErrorResponse } from '../tools/errors.js';
-import type { ToolExecutor } from '../tools/invoke-tool.js';
+import type { ContractRunner, ToolExecutor } from '../tools/invoke-tool.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Completer } from './completion.js';
 import { DOMAIN_ICONS } from './icons.js';
@@ -27,6 +27,7 @@ export interface SurfaceServing {
   principal: Principal;
   traceId: string;
   executeTool: ToolExecutor;
+  contractRunner?: ContractRunner;
 }
 
 const isTemplate = (resource: AnyResourceContract) => templateVariables(resource.uriTemplate).length > 0;
@@ -138,12 +139,12 @@ function completionKindOf(surface: Surface, ref: { type: string; name?: string; 
 
 /** Reads through a tool exactly as tools/call would run it, as this caller (forwarded to its domain in AWS). */
 function toolReader(serving: SurfaceServing) {
-  const { registry, services, principal, traceId, executeTool } = serving;
+  const { registry, services, principal, traceId, executeTool, contractRunner } = serving;
   return async (toolName: string, input: Record<string, unknown>) => {
     const served = registry.servedName({ name: toolName });
     const definition = registry.get(served);
     if (!definition) throw new Error(`${toolName} is not served on this endpoint`);
-    const invocation = await executeTool(definition, input, { toolName: served, principal, requestId: ulid(), traceId, services, registry });
+    const invocation = await executeTool(definition, input, { toolName: served, principal, requestId: ulid(), traceId, services, registry, contractRunner });
     if (!invocation.ok) throw new ResourceReadError(invocation.error);
     return invocation.data;
   };

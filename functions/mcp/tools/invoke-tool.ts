@@ -7,7 +7,7 @@ import type { Services } from '../../platform/services.js';
 import { consumeQuota, quotaWindow } from '../../platform/store/quota-counter.js';
 import { storeUnavailable } from '../../platform/store/store-unavailable.js';
 import { AgentHintsSchema, buildAgentHints, type AgentHints, type HintInput } from './agent-hints.js';
-import type { AnyToolDefinition } from './define-tool.js';
+import type { AnyToolContract, AnyToolDefinition } from './define-tool.js';
 import { invalidInput, mapError, ToolError, validationError, type ErrorResponse, type FieldIssue } from './errors.js';
 import { INPUT_BOUNDS, inputBoundIssues } from './input-bounds.js';
 import type { ProgressUpdate, ToolContext } from './tool-context.js';
@@ -34,6 +34,8 @@ export interface InvocationRequest {
   traceId: string;
   services: Services;
   registry: ToolRegistry;
+  /** Runs other domains' tools for this one, where the process can (the tutor's lookups). */
+  contractRunner?: ContractRunner;
   signal?: AbortSignal;
   reportProgress?: (update: ProgressUpdate) => Promise<void>;
   /** Problems the protocol layer saw in the raw input but could not carry in it (keys a JSON-RPC parse drops). */
@@ -42,6 +44,13 @@ export interface InvocationRequest {
 
 /** Runs a call: in-process by default; the AWS /mcp router forwards to the domain's own function. */
 export type ToolExecutor = (definition: AnyToolDefinition, rawInput: unknown, request: InvocationRequest) => Promise<Invocation>;
+
+/**
+ * How this process runs a tool of another domain, knowing only its contract: the local server holds
+ * every binding and runs it in-process; a Lambda forwards it to the domain's own function. A domain
+ * that calls another (the tutor's lookups) imports the contract and never the other domain's code.
+ */
+export type ContractRunner = (contract: AnyToolContract, rawInput: unknown, request: InvocationRequest) => Promise<Invocation>;
 
 const DEADLINE_MS = { fast: 10_000, medium: 30_000, slow: 120_000 } as const;
 
@@ -177,6 +186,7 @@ function contextFor(request: InvocationRequest, log: RequestLogger, signal: Abor
     principal: request.principal,
     services: request.services,
     registry: request.registry,
+    contractRunner: request.contractRunner,
     logger: log,
     signal,
     now: request.services.now,

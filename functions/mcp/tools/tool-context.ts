@@ -2,6 +2,7 @@ import type { Principal } from '../../platform/auth/principal.js';
 import type { RequestLogger } from '../../platform/observability.js';
 import type { Services } from '../../platform/services.js';
 import type { ToolRegistry } from './registry.js';
+import type { ContractRunner } from './invoke-tool.js';
 
 export interface ProgressUpdate {
   progress: number;
@@ -18,6 +19,8 @@ export interface ToolContext {
   services: Services;
   /** The tools served on this endpoint (for discovery). */
   registry: ToolRegistry;
+  /** Runs other domains' tools for this one; absent where the process cannot (see contract-runner.ts). */
+  contractRunner?: ContractRunner;
   logger: RequestLogger;
   /** Aborted at the call's deadline or when the client goes away. */
   signal: AbortSignal;

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { AppConfig } from '../config.js';
 import type { Store } from '../store/dynamo-client.js';
-import { ToolError } from '../../mcp/tools/tool-error.js';
+import { DomainError } from '../domain-error.js';
 import { grantIsLive } from './grant-store.js';
 import { findPersonalAccessToken, hashToken, PAT_PREFIX } from './personal-access-tokens.js';
 import { isResourceOf } from './resource-identifiers.js';
@@ -10,7 +10,7 @@ import { ANONYMOUS, knownPermissions, type Principal, userPrincipal } from './pr
 
 export interface Authenticator {
   /**
-   * Anonymous when no credentials are given; throws UNAUTHORIZED for credentials that do not verify.
+   * Anonymous when no credentials are given; throws an unauthenticated DomainError for credentials that do not verify.
    * `resourceBase` is the origin (and base path) the request reached: our own access tokens must be
    * bound to one of its MCP endpoints (RFC 8707), so a token issued for another server never passes.
    */
@@ -60,13 +60,13 @@ export function parseLocalTokens(env: Record<string, string | undefined>, defaul
  * An expired token of ours, or one for another of our endpoints, is a client's stale copy, not a guess.
  */
 export function isGuess(error: unknown): boolean {
-  return error instanceof ToolError && error.code === 'UNAUTHORIZED' && !(error instanceof StaleCredential);
+  return error instanceof DomainError && error.kind === 'unauthenticated' && !(error instanceof StaleCredential);
 }
 
 /** A credential we issued that no longer works here (expired, revoked, for another endpoint). */
-class StaleCredential extends ToolError {
+class StaleCredential extends DomainError {
   constructor(message: string) {
-    super('UNAUTHORIZED', message);
+    super('unauthenticated', message);
   }
 }
 
@@ -90,7 +90,7 @@ export function createAuthenticator(deps: {
     async authenticate(authorization, context) {
       if (!authorization) return ANONYMOUS;
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-      if (!match) throw new ToolError('UNAUTHORIZED', 'Authorization header must be "Bearer <token>".');
+      if (!match) throw new DomainError('unauthenticated', 'Authorization header must be "Bearer <token>".');
       const token = match[1]!;
 
       const hash = hashToken(token);
@@ -100,7 +100,7 @@ export function createAuthenticator(deps: {
       if (token.startsWith(PAT_PREFIX)) {
         const found = await findPersonalAccessToken(deps.store, token, now());
         if (found) return userPrincipal(found.userId, 'personal-access-token', found.permissions, found.expiresAt);
-        throw new ToolError('UNAUTHORIZED', 'The access token is unknown, revoked or expired.');
+        throw new DomainError('unauthenticated', 'The access token is unknown, revoked or expired.');
       }
       if (oauthIssuer && oauthKeys && token.split('.').length === 3 && issuerOf(token) === oauthIssuer) {
         const payload = await verifyAccessToken(token, oauthKeys, oauthIssuer, context?.resourceBase, deps.store);
@@ -110,7 +110,7 @@ export function createAuthenticator(deps: {
         const payload = await verifyJwt(token, jwks, jwt.issuer, jwt.audience);
         return userPrincipal(String(payload.sub), 'jwt', scopesOf(payload));
       }
-      throw new ToolError('UNAUTHORIZED', 'The bearer token is not valid for this server.');
+      throw new DomainError('unauthenticated', 'The bearer token is not valid for this server.');
     },
   };
 }
@@ -134,7 +134,7 @@ async function verifyAccessToken(token: string, keys: JWTVerifyGetKey, issuer: s
   } catch (error) {
     const message = 'The access token failed verification (signature, issuer or expiry).';
     // jose checks the signature before the claims: an expired token was ours.
-    throw error instanceof errors.JWTExpired ? new StaleCredential(message) : new ToolError('UNAUTHORIZED', message);
+    throw error instanceof errors.JWTExpired ? new StaleCredential(message) : new DomainError('unauthenticated', message);
   }
   const audiences = [payload.aud].flat().filter((a): a is string => typeof a === 'string');
   if (!payload.sub || resourceBase === undefined || !audiences.some((aud) => isResourceOf(aud, resourceBase))) {
@@ -151,12 +151,12 @@ async function verifyJwt(token: string, jwks: ReturnType<typeof createRemoteJWKS
   try {
     ({ payload } = await jwtVerify(token, jwks, { issuer }));
   } catch {
-    throw new ToolError('UNAUTHORIZED', 'The bearer token failed verification (signature, issuer or expiry).');
+    throw new DomainError('unauthenticated', 'The bearer token failed verification (signature, issuer or expiry).');
   }
   // Cognito access tokens carry the app client in client_id rather than aud.
   const audiences = [payload.aud, payload.client_id].flat().filter((a): a is string => typeof a === 'string');
   if (!payload.sub || (audience && !audiences.includes(audience))) {
-    throw new ToolError('UNAUTHORIZED', 'The bearer token was issued for another audience.');
+    throw new DomainError('unauthenticated', 'The bearer token was issued for another audience.');
   }
   return payload;
 }

@@ -14,13 +14,6 @@ export interface Store {
   bulkPuts?: 'batches' | 'transactions';
 }
 
-const clientObservers: ((client: DynamoDBClient) => void)[] = [];
-
-/** Test setup sees each client a store is made with, to record what it sends (command-recorder.ts). */
-export function observeStoreClients(observer: (client: DynamoDBClient) => void): void {
-  clientObservers.push(observer);
-}
-
 export function createStore(config: Pick<AppConfig, 'region' | 'tableName' | 'dynamoDbEndpoint'>): Store {
   const client = new DynamoDBClient({
     region: config.region,
@@ -33,7 +26,6 @@ export function createStore(config: Pick<AppConfig, 'region' | 'tableName' | 'dy
       : {}),
     maxAttempts: 3,
   });
-  for (const observe of clientObservers) observe(client);
   return {
     client,
     doc: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),

@@ -30,7 +30,7 @@ export interface LookupLog {
  */
 export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: LookupLog): Promise<ToolSet> {
   // A process that cannot run other domains' tools offers the model none.
-  if (maxCalls <= 0 || !ctx.services.contractRunner) return {};
+  if (maxCalls <= 0 || !ctx.contractRunner) return {};
   const { jsonSchema, tool } = await import('./ai-runtime.js');
   const tools: ToolSet = {};
   for (const contract of TUTOR_LOOKUPS) {

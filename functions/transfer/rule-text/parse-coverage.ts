@@ -30,7 +30,7 @@ export interface ParseCoverage {
 
 export const BCTG_SAMPLE_FILES = ['langara-transfers-2023-04.json', 'alexander-college-transfers-2025-06.json', 'langara-transfers-2023-10.json'];
 
-const SAMPLE_DIR = fileURLToPath(new URL('../../data/sample/bctransferguide/', import.meta.url));
+const SAMPLE_DIR = fileURLToPath(new URL('../../../data/sample/bctransferguide/', import.meta.url));
 
 export function measureParseCoverage(options: { dir?: string; files?: string[] } = {}): ParseCoverage[] {
   const dir = options.dir ?? SAMPLE_DIR;

@@ -1,4 +1,4 @@
-import { bindCatalogTool } from '../../course/course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
 import { catalogCacheFor } from '../../catalog/catalog-cache.js';
 import { effectiveDate, institutionTimeZone } from '../../catalog/effective-date.js';
 import { findInstitution } from '../../catalog/institutions.js';

@@ -1,4 +1,4 @@
-import { bindCatalogTool } from '../../course/course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
 import { ToolError } from '../../mcp/tools/errors.js';
 import { ruleSummary } from '../resolve/match-output.js';
 import { currentReading } from '../rule-text/rule-reread.js';

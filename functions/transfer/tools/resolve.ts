@@ -1,5 +1,5 @@
 import { creditScaleOf } from '../../catalog/institutions.js';
-import { bindCatalogTool } from '../../course/course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
 import { effectiveDate, institutionTimeZone } from '../../catalog/effective-date.js';
 import { matchOutput } from '../resolve/match-output.js';
 import { explainPlan } from '../resolve/plan-explanation.js';

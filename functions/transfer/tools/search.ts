@@ -1,4 +1,4 @@
-import { bindCatalogTool } from '../../course/course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
 import { effectiveDate, institutionTimeZone } from '../../catalog/effective-date.js';
 import { courseCodeInput } from '../resolve/resolve-input.js';
 import { ToolError } from '../../mcp/tools/errors.js';

@@ -1,11 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { observeStoreClients } from '../../../functions/platform/store/dynamo-client.js';
 
 /**
  * Records the key of every item command a DynamoDB client sends, so the integration suite can check
- * each against the declared access patterns (access-pattern-matcher.ts). Off unless test setup asks for
- * it (recordEveryStore); production code never imports this module.
+ * each against the declared access patterns (access-pattern-matcher.ts). Test code only: test setup
+ * attaches it to the stores a test file makes (test/record-store-commands.ts).
  */
 
 export type RecordedSortKey = { equals: string } | { beginsWith: string } | { between: [string, string] } | { compare: string; value: string };
@@ -142,11 +141,10 @@ export function unrecorded<T>(send: () => Promise<T>): Promise<T> {
 
 let everyStore: CommandRecorder | undefined;
 
-/** From now on every store createStore makes records into the returned recorder (test setup). */
-export function recordEveryStore(): CommandRecorder {
-  if (!everyStore) {
-    const recorder = (everyStore = new CommandRecorder());
-    observeStoreClients((client) => recorder.attach(client));
-  }
-  return everyStore;
+/**
+ * The recorder every store of a test file records into: test/record-store-commands.ts attaches it to
+ * each store createStore makes in the file (through vi.mock, so production code has no hook for it).
+ */
+export function everyStoreRecorder(): CommandRecorder {
+  return (everyStore ??= new CommandRecorder());
 }
