@@ -1,6 +1,6 @@
 import * as catalogStore from './catalog/catalog-store.js';
 import * as searchIndexStore from './catalog/search/search-index-store.js';
-import * as requiredByStore from './course/required-by-store.js';
+import * as requiredByStore from './catalog/required-by-store.js';
 import * as ingestionRun from './catalog/ingestion/ingestion-run.js';
 import * as institutionRegistry from './catalog/institution-registry.js';
 import * as reconcile from './catalog/ingestion/reconcile.js';
@@ -34,7 +34,7 @@ export const STORE_MODULES: { module: string; patterns: AccessPattern[] }[] = [
   { module: 'functions/session/device-cursor-store.ts', patterns: deviceCursorStore.ACCESS_PATTERNS },
   { module: 'functions/catalog/catalog-store.ts', patterns: catalogStore.ACCESS_PATTERNS },
   { module: 'functions/catalog/search/search-index-store.ts', patterns: searchIndexStore.ACCESS_PATTERNS },
-  { module: 'functions/course/required-by-store.ts', patterns: requiredByStore.ACCESS_PATTERNS },
+  { module: 'functions/catalog/required-by-store.ts', patterns: requiredByStore.ACCESS_PATTERNS },
   { module: 'functions/catalog/institution-registry.ts', patterns: institutionRegistry.ACCESS_PATTERNS },
   { module: 'functions/catalog/ingestion/ingestion-run.ts', patterns: ingestionRun.ACCESS_PATTERNS },
   { module: 'functions/catalog/ingestion/reconcile.ts', patterns: reconcile.ACCESS_PATTERNS },

@@ -23,8 +23,7 @@ export const searchContract = defineContract({
     'Lists the BC Transfer Guide agreements from one institution to another, optionally for one subject or one course and only ' +
     'those in force at a date. Use this to browse what transfers between two schools; for a student\'s set of courses use ' +
     'tn_transfer_resolve. With targetCourse it looks the other way: which sending courses (or sets) earn that receiving course, from ' +
-    'one sender or all, in any form (as the award, an alternative, an exemption or 0-credit course, an award under a condition, part of a ' +
-    'bundle), or generic credit such as "ASC 2XX" or "CPSC 1st" (each item says how in awardedAs). Returns a page of rules with their targets and dates. Example: { "sourceInstitution": "langara", ' +
+    'one sender or all, in any form the wording awards it, or generic credit such as "ASC 2XX" (awardedAs says how). Returns a page of rules with their targets and dates. Example: { "sourceInstitution": "langara", ' +
     '"targetInstitution": "sfu", "subject": "CPSC" }; reverse: { "targetInstitution": "sfu", "targetCourse": "CMPT 225" }.',
   input: z.strictObject({
     sourceInstitution: z.string().min(2).max(80).optional().describe('Sending institution slug, code or name, e.g. "langara"; optional with targetCourse (then every sender)'),

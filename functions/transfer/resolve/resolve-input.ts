@@ -53,8 +53,8 @@ export const CompletedOnInput = z
   .record(z.string().min(3).max(64), z.string().regex(/^\d{4}-(?:0[1-9]|1[0-2])(?:-\d{2})?$/, 'an RFC 3339 full-date like "2010-12-15" or a year-month like "2010-12"'))
   .optional()
   .describe(
-    'When each sending course was completed, e.g. { "POLI 1250": "2010-12" }: each course resolves against the agreements in force on its own date ' +
-      '(a year-month means its last day; a bundle uses the date its last course was completed). Courses without one use asOfDate.',
+    'When each sending course was completed, e.g. { "POLI 1250": "2010-12" } (a month means its last day): each resolves against the rules ' +
+      'in force then, a bundle at its last course\'s date; others use asOfDate.',
   );
 
 /** The completion dates as ISO dates per normalised code, or BAD_REQUEST naming the entry that is no course given or no real date. */

@@ -4,7 +4,7 @@ import { putAll } from '../platform/store/batch-writes.js';
 import type { Store } from '../platform/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../platform/store/keys.js';
 import { queryAll } from '../platform/store/query-all.js';
-import type { RequiredBy, Requirer } from './prerequisites/required-by.js';
+import type { RequiredBy, Requirer } from './required-by.js';
 
 /** Under DynamoDB's 400 KB item limit with room for the keys. */
 const PART_BYTES = 380_000;
