@@ -1,15 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import path from 'node:path';
-import { catalogIndexFor, SearchIndex } from '../functions/course/catalog-index.js';
-import { getCatalogVersion } from '../functions/course/catalog-store.js';
-import { loadSearchIndex } from '../functions/course/search/search-index-store.js';
-import { decodeIndex, encodeIndex } from '../functions/course/search/index-codec.js';
-import type { CourseFragment } from '../functions/shared/catalog/catalog-model.js';
-import { coursesFromFragments, type CourseView } from '../functions/course/course-view.js';
+import { catalogIndexFor, SearchIndex } from '../functions/catalog/catalog-index.js';
+import { getCatalogVersion } from '../functions/catalog/catalog-store.js';
+import { loadSearchIndex } from '../functions/catalog/search/search-index-store.js';
+import { decodeIndex, encodeIndex } from '../functions/catalog/search/index-codec.js';
+import type { CourseFragment } from '../functions/catalog/catalog-model.js';
+import { coursesFromFragments, type CourseView } from '../functions/catalog/course-view.js';
 import { ingestorNamed, sampleFiles, sourceNamed } from '../functions/ingest/sources.js';
-import { putAll } from '../functions/shared/store/batch-writes.js';
-import { createStore, type Store } from '../functions/shared/store/dynamo-client.js';
+import { putAll } from '../functions/platform/store/batch-writes.js';
+import { createStore, type Store } from '../functions/platform/store/dynamo-client.js';
 import { ensureTable } from '../local/ensure-table.js';
 import { round, summarize } from './stats.js';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sampleFiles, type SampleSet } from '../functions/ingest/sources.js';
-import { STORAGE_FORMAT } from '../functions/shared/store/storage-format.js';
+import { STORAGE_FORMAT } from '../functions/platform/store/storage-format.js';
 import { SHARED_DB_FILE } from './dynamodb-local.js';
 
 /** Where the project keeps what it downloads or builds once per machine (the emulator, built databases). */
@@ -19,10 +19,10 @@ export function cacheRoot(env: Record<string, string | undefined> = process.env)
 const KEPT = 3;
 
 /**
- * The code that decides what a sample load stores: adapters and parsers, ingestion, keys and the store,
- * the search index built at the end. A change to any of it is a new database (a parser fix must show).
+ * The code that decides what a sample load stores: adapters and parsers, the catalog floor (ingestion, the
+ * search index built at the end), keys and the store, transfer ingestion. A change to any of it is a new database (a parser fix must show).
  */
-const CODE = ['functions/ingest', 'functions/shared/ingestion', 'functions/shared/catalog', 'functions/shared/store', 'functions/transfer', 'functions/course/search', 'functions/course/catalog-index.ts', 'functions/course/catalog-store.ts', 'functions/course/course-view.ts', 'local/sample-catalog.ts', 'local/ensure-table.ts'];
+const CODE = ['functions/ingest', 'functions/catalog', 'functions/platform/store', 'functions/transfer', 'local/sample-catalog.ts', 'local/ensure-table.ts'];
 
 export interface SampleDatabase {
   /** Names the cache entry: the sample set, the storage format and a hash of everything else. */

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createStore, type Store } from '../functions/shared/store/dynamo-client.js';
-import { logger } from '../functions/shared/observability.js';
+import { createStore, type Store } from '../functions/platform/store/dynamo-client.js';
+import { logger } from '../functions/platform/observability.js';
 import { cacheDatabase } from './database-cache.js';
 import { checkpointDatabase, holdsDatabase, SHARED_DB_FILE, startDynamoDbLocal } from './dynamodb-local.js';
 

@@ -3,10 +3,10 @@
 import { ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readCatalogVersion } from '../functions/course/catalog-store.js';
-import type { AppConfig } from '../functions/shared/config.js';
-import { createStore } from '../functions/shared/store/dynamo-client.js';
-import { STORAGE_FORMAT } from '../functions/shared/store/storage-format.js';
+import { readCatalogVersion } from '../functions/catalog/catalog-store.js';
+import type { AppConfig } from '../functions/platform/config.js';
+import { createStore } from '../functions/platform/store/dynamo-client.js';
+import { STORAGE_FORMAT } from '../functions/platform/store/storage-format.js';
 
 /** The storage format of the catalog a running emulator holds, when it is older than this version's; undefined otherwise (current, or no catalog). */
 export async function olderStorageFormat(endpoint: string, config: Pick<AppConfig, 'region' | 'tableName'>): Promise<number | undefined> {

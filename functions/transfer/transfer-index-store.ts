@@ -1,8 +1,8 @@
-import { activeRowsOf } from '../shared/ingestion/aggregates.js';
-import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import { getAll } from '../shared/store/batch-reads.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { catalogKeys, ENTITY } from '../shared/store/keys.js';
+import { activeRowsOf } from '../catalog/ingestion/aggregates.js';
+import { declareAccessPatterns, param } from '../platform/store/access-patterns.js';
+import { getAll } from '../platform/store/batch-reads.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { catalogKeys, ENTITY } from '../platform/store/keys.js';
 import type { TransferRule } from './rule-model.js';
 import { TRANSFER_SOURCE } from './transfer-source.js';
 import type { RoundTrips } from './transfer-store.js';

@@ -1,9 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { activeRowsOf, rowsOf } from '../shared/ingestion/aggregates.js';
-import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { catalogKeys, ENTITY } from '../shared/store/keys.js';
-import { queryAll } from '../shared/store/query-all.js';
+import { activeRowsOf, rowsOf } from '../catalog/ingestion/aggregates.js';
+import { beginsWith, declareAccessPatterns, param } from '../platform/store/access-patterns.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { catalogKeys, ENTITY } from '../platform/store/keys.js';
+import { queryAll } from '../platform/store/query-all.js';
 import type { TransferRule } from './rule-model.js';
 
 /** Round trips made by one call, for the benchmark and for `_meta`. */

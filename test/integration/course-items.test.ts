@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCourseBundle } from '../../functions/course/catalog-store.js';
-import { aggregateItem, MAX_AGGREGATE_BYTES, readAggregate, rowsOf } from '../../functions/shared/ingestion/aggregates.js';
-import { reconcile, stableHash } from '../../functions/shared/ingestion/reconcile.js';
-import { CommandRecorder, unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { catalogKeys } from '../../functions/shared/store/keys.js';
+import { getCourseBundle } from '../../functions/catalog/catalog-store.js';
+import { aggregateItem, MAX_AGGREGATE_BYTES, readAggregate, rowsOf } from '../../functions/catalog/ingestion/aggregates.js';
+import { reconcile, stableHash } from '../../functions/catalog/ingestion/reconcile.js';
+import { CommandRecorder, unrecorded } from '../support/store/command-recorder.js';
+import { catalogKeys } from '../../functions/platform/store/keys.js';
 import { courseRowsStored } from '../support/course-rows.js';
 import { gradeRow, runClock } from '../support/grade-rows.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -127,7 +127,7 @@ describe("a course's items", () => {
       AT(),
     );
     await reconcile(store, 'test-grades', [gradeRow('iteml', 'LST 100', '2024-fall', '001', 70)], AT());
-    const { listCourseFragments } = await import('../../functions/course/catalog-store.js');
+    const { listCourseFragments } = await import('../../functions/catalog/catalog-store.js');
     expect((await listCourseFragments(store, 'iteml')).map((f) => f.title)).toEqual(['Listed']);
     const items = (await courseRowsStored(store, 'iteml', 'LST 100')).items;
     expect(items.filter((i) => i.GSI1PK).map((i) => i.SK)).toEqual(['records#test-catalogue#all']);

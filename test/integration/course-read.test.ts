@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { catalogKeys } from '../../functions/shared/store/keys.js';
+import { unrecorded } from '../support/store/command-recorder.js';
+import { catalogKeys } from '../../functions/platform/store/keys.js';
 import { attribute, readUnits, startRecordingProxy, type RecordingProxy } from '../support/recording-proxy.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

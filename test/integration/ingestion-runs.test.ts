@@ -4,11 +4,11 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestSource } from '../../functions/ingest/ingest-source.js';
 import { ingestorNamed, sourceNamed } from '../../functions/ingest/sources.js';
-import { getCatalogVersion } from '../../functions/course/catalog-store.js';
-import { rowsOf } from '../../functions/shared/ingestion/aggregates.js';
-import { takeSourceLease } from '../../functions/shared/ingestion/source-lease-store.js';
-import { createStore, type Store } from '../../functions/shared/store/dynamo-client.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { getCatalogVersion } from '../../functions/catalog/catalog-store.js';
+import { rowsOf } from '../../functions/catalog/ingestion/aggregates.js';
+import { takeSourceLease } from '../../functions/catalog/ingestion/source-lease-store.js';
+import { createStore, type Store } from '../../functions/platform/store/dynamo-client.js';
+import { unrecorded } from '../support/store/command-recorder.js';
 import { courseRowsStored } from '../support/course-rows.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

@@ -2,11 +2,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestTransferRules } from '../../functions/transfer/transfer-ingest.js';
+import { ingestTransferRules } from '../../functions/transfer/ingest/transfer-ingest.js';
 import { ruleOf } from '../../functions/transfer/transfer-store.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { aggregateItem, readAggregate, rowsOf } from '../../functions/shared/ingestion/aggregates.js';
+import { unrecorded } from '../support/store/command-recorder.js';
+import { aggregateItem, readAggregate, rowsOf } from '../../functions/catalog/ingestion/aggregates.js';
 
 let server: TestServer;
 let langara: { courses: any[] };

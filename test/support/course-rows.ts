@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { rowsOf } from '../../functions/shared/ingestion/aggregates.js';
-import type { Store } from '../../functions/shared/store/dynamo-client.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { catalogKeys } from '../../functions/shared/store/keys.js';
+import { rowsOf } from '../../functions/catalog/ingestion/aggregates.js';
+import type { Store } from '../../functions/platform/store/dynamo-client.js';
+import { unrecorded } from './store/command-recorder.js';
+import { catalogKeys } from '../../functions/platform/store/keys.js';
 
 /** Everything stored about one course, whatever its status, read raw: the items of its partition and every row they hold. */
 export async function courseRowsStored(store: Store, institution: string, code: string) {

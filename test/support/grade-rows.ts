@@ -1,5 +1,5 @@
-import { stableHash, type OwnedRow } from '../../functions/shared/ingestion/reconcile.js';
-import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
+import { stableHash, type OwnedRow } from '../../functions/catalog/ingestion/reconcile.js';
+import { catalogKeys, ENTITY } from '../../functions/platform/store/keys.js';
 
 /**
  * A grade row of a made-up institution (so the shared catalog's data is never touched), as a source's run
