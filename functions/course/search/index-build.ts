@@ -1,6 +1,9 @@
+import { traitsOf } from './course-standing.js';
+import { countRequiredBy } from './prerequisite-mentions.js';
 import type { CourseSource } from './search-index.js';
 import { PackedTable } from './string-table.js';
-import { codeTerms, wordsOf } from './tokens.js';
+import { deriveSubjectNames, type SubjectNames } from './subject-names.js';
+import { codeTerms, termsOf } from './tokens.js';
 
 /** The result table: one entry per course, strings packed, and interned where they repeat. */
 export interface IndexedDocs {
@@ -20,6 +23,12 @@ export interface IndexedDocs {
   offeredTerms: string[];
   offeredOffsets: Uint32Array;
   offeredIds: Uint16Array;
+  /** How many courses of the same institution name this one as a prerequisite or corequisite. */
+  requiredBy: Uint16Array;
+  /** What the title says of the course (course-standing.ts: first course, special topics, part of a sequence). */
+  traits: Uint8Array;
+  /** The words the catalog names each institution's subjects by (subject-names.ts). */
+  subjectNames: SubjectNames;
 }
 
 /** Sorted terms; term i's documents are postingDocs[offsets[i] .. offsets[i+1]) with their weights. */
@@ -32,8 +41,8 @@ export interface Postings {
 
 const FIELDS = [
   { boost: 4, words: (c: CourseSource) => codeTerms(c.subject, c.number) },
-  { boost: 3, words: (c: CourseSource) => wordsOf(c.title ?? '') },
-  { boost: 1, words: (c: CourseSource) => wordsOf(c.description ?? '') },
+  { boost: 3, words: (c: CourseSource) => termsOf(c.title ?? '') },
+  { boost: 1, words: (c: CourseSource) => termsOf(c.description ?? '') },
 ];
 const K1 = 1.2;
 const B = 0.7;
@@ -110,6 +119,9 @@ function docTable(courses: CourseSource[]): IndexedDocs {
     levels: Uint8Array.from(courses.map((c) => c.level)),
     credits: Float32Array.from(courses.map((c) => c.credits ?? Number.NaN)),
     ...offeredTable(courses),
+    requiredBy: countRequiredBy(courses),
+    traits: Uint8Array.from(courses.map((c) => traitsOf(c.title))),
+    subjectNames: deriveSubjectNames(courses),
   };
 }
 

@@ -15,6 +15,24 @@ export function wordsOf(text: string): string[] {
   return words;
 }
 
+/**
+ * The index term of a word: its singular ("databases" → "database", "studies" → "study"), so a query
+ * in either number meets titles in either with one posting list. Rough on purpose: it only has to be
+ * the same on both sides ("physics" → "physic" wherever it is read). Codes and numbers stay as they are.
+ */
+export function termOf(word: string): string {
+  if (word.length < 4 || /\d/.test(word)) return word;
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (/(sses|xes|ches|shes)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !/(ss|us|is|ys)$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/** The index terms of a text (termOf of each of its words). */
+export function termsOf(text: string): string[] {
+  return wordsOf(text).map(termOf);
+}
+
 /** The terms a course code contributes: subject, number and both run together ("cmpt", "225", "cmpt225"). */
 export function codeTerms(subject: string, number: string): string[] {
   const s = subject.toLowerCase();
@@ -22,19 +40,25 @@ export function codeTerms(subject: string, number: string): string[] {
   return [...new Set([s, n, `${s}${n}`, ...wordsOf(n)])];
 }
 
-/** Edit distance of two words, or `max + 1` as soon as it must exceed `max`. */
+/**
+ * Edit distance of two words counting a swap of neighbouring letters as one edit ("statsitics"), or
+ * `max + 1` as soon as it must exceed `max`.
+ */
 export function boundedEditDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
       current.push(value);
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > max) return max + 1;
+    before = previous;
     previous = current;
   }
   return previous[b.length]!;
