@@ -39,13 +39,17 @@ export interface Postings {
   postingWeights: Float32Array;
 }
 
+/**
+ * Per field: its boost, and how much its length discounts a match (b). A title is what the course is
+ * about however long it is ("Differential Calculus with Applications to Physical Sciences and
+ * Engineering" is as much calculus as "Pre-Calculus"), so a title's length discounts a match half as much as a description's.
+ */
 const FIELDS = [
-  { boost: 4, words: (c: CourseSource) => codeTerms(c.subject, c.number) },
-  { boost: 3, words: (c: CourseSource) => termsOf(c.title ?? '') },
-  { boost: 1, words: (c: CourseSource) => termsOf(c.description ?? '') },
+  { boost: 4, b: 0.7, words: (c: CourseSource) => codeTerms(c.subject, c.number) },
+  { boost: 3, b: 0.5, words: (c: CourseSource) => termsOf(c.title ?? '') },
+  { boost: 1, b: 0.7, words: (c: CourseSource) => termsOf(c.description ?? '') },
 ];
 const K1 = 1.2;
-const B = 0.7;
 const SNIPPET_LENGTH = 160;
 
 /**
@@ -67,7 +71,7 @@ export function buildPostings(courses: CourseSource[]): { docs: IndexedDocs; pos
       const words = field.words(course);
       const frequencies = new Map<string, number>();
       for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
-      const norm = K1 * (1 - B + (B * words.length) / averages[f]!);
+      const norm = K1 * (1 - field.b + (field.b * words.length) / averages[f]!);
       for (const [word, tf] of frequencies) weights.set(word, (weights.get(word) ?? 0) + (field.boost * tf * (K1 + 1)) / (tf + norm));
     });
     for (const [word, weight] of weights) {

@@ -12,6 +12,7 @@ export class CatalogLexicon implements Lexicon {
   private readonly named = new Map<string, number[]>();
   private readonly coded = new Map<string, number[]>();
   private readonly institutions: Set<string>;
+  private readonly subjectCount: number;
 
   constructor(
     private readonly terms: string[],
@@ -20,6 +21,7 @@ export class CatalogLexicon implements Lexicon {
     names: SubjectNames,
   ) {
     this.institutions = new Set(institutions);
+    this.subjectCount = Math.max(1, subjects.length);
     const subjectIds = new Map(subjects.map((subject, id) => [subject, id]));
     institutions.forEach((institution, institutionId) => {
       for (const [subject, subjectNames] of Object.entries(names[institution] ?? {})) {
@@ -70,6 +72,10 @@ export class CatalogLexicon implements Lexicon {
 
   subjectsCoded(word: string): readonly number[] {
     return this.coded.get(word) ?? NONE;
+  }
+
+  institutionOfGroup(group: number): number {
+    return Math.floor(group / this.subjectCount);
   }
 
   institutionNamed(word: string): string | undefined {

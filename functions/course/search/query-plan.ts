@@ -1,5 +1,5 @@
 import { BROADER, EXPANSIONS, FIELD, FILLER, INTRODUCTORY, INTRODUCTORY_ONLY, INTRODUCTORY_PAIRS, SEQUENCE } from './student-vocabulary.js';
-import { termOf, wordsOf } from './tokens.js';
+import { joinPrefixes, termOf, wordsOf } from './tokens.js';
 
 /** What the plan asks of the catalog: its terms, and which subjects a word names or codes. */
 export interface Lexicon {
@@ -15,6 +15,8 @@ export interface Lexicon {
   subjectsNamed(name: string): readonly number[];
   /** Subject groups whose code is this word ("cmpt" → every institution's CMPT). */
   subjectsCoded(word: string): readonly number[];
+  /** The institution a subject group belongs to. */
+  institutionOfGroup(group: number): number;
   /** The institution a word is the id of ("sfu"), if any. */
   institutionNamed(word: string): string | undefined;
 }
@@ -63,7 +65,7 @@ const NUMBER = /^\d{1,4}[a-z]?$/;
  * knows a course: every word is looked up in the catalog's own terms and subject names.
  */
 export function planQuery(text: string, lexicon: Lexicon): QueryPlan | undefined {
-  const words = wordsOf(text).slice(0, 32);
+  const words = joinPrefixes(wordsOf(text)).slice(0, 32);
   if (!words.length) return undefined;
   const plan: QueryPlan = { codes: [], concepts: [], introductory: false, sequence: 0 };
   const phrases: { start: number; end: number; name: string }[] = [];
@@ -162,9 +164,12 @@ function addMeaning(plan: QueryPlan, phrases: { start: number; end: number; name
   const spellings = expanded && lexicon.termIndex(termOf(word)) >= 0 && !lexicon.subjectsCoded(word).length ? [word, ...meanings] : [...meanings];
   const texts = textsOf(spellings, lexicon);
   for (const broader of textsOf(BROADER[word] ?? [], lexicon)) if (!texts.some((t) => t.term === broader.term)) texts.push({ term: broader.term, factor: BROADER_FACTOR * broader.factor, broader: true });
-  // A subject code typed alone reads as that subject, unless the shorthand means something its
-  // courses are not named by (UVic's CS is Canadian Studies, "cs" is computer science).
-  const groups = [...new Set([...meanings.flatMap((m) => lexicon.subjectsNamed(m)), ...(expanded ? [] : lexicon.subjectsCoded(word))])];
+  // A subject code typed alone reads as that subject, unless what the shorthand means names another
+  // subject of that institution (UVic's CS is Canadian Studies; "cs" means computer science, CSC).
+  const named = meanings.flatMap((m) => lexicon.subjectsNamed(m));
+  const elsewhere = new Set(named.map((group) => lexicon.institutionOfGroup(group)));
+  const coded = lexicon.subjectsCoded(word).filter((group) => !expanded || !elsewhere.has(lexicon.institutionOfGroup(group)));
+  const groups = [...new Set([...named, ...coded])];
   if (!texts.length && !groups.length && !expanded) {
     // Unknown: being typed (the last word), or misspelt.
     const completions = options.last && word.length >= 3 ? lexicon.termsStartingWith(word, MAX_PREFIX_TERMS) : [];

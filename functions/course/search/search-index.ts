@@ -48,6 +48,8 @@ const MAX_FUZZY_TERMS = 20;
 const SIMILAR_TERMS = 24;
 /** A course of a subject the query names matches the word at this share of a code match, at most the subject code's own idf. */
 const MEMBER_FACTOR = 1;
+/** Within a subject a word names, what the word in the text adds to membership. */
+const WORDS_INSIDE = 0.25;
 /** Courses of a subject the query names rank above equal matches elsewhere. */
 const NAMED_SUBJECT = 1.3;
 /** A title that starts a sequence or says "Introduction" when a first course is asked for. */
@@ -55,6 +57,7 @@ const INTRODUCTORY_TITLE = 1.15;
 /** The part of a sequence asked for ("calc 1"), and another part. */
 const SAME_PART = 1.3;
 const OTHER_PART = 0.8;
+const FIRST_PART = 1.1;
 /** Course positions the packed sort keys hold (2^21): with 32 bits of score, exact below 2^53. */
 const POSITIONS = 2 ** 21;
 const SCORE = new Float32Array(1);
@@ -70,6 +73,8 @@ const SCORE_BITS = new Uint32Array(SCORE.buffer);
  */
 export class SearchIndex {
   private readonly tokenBest: Float32Array;
+  /** A concept's best text match in courses of a subject it names, added to membership at WORDS_INSIDE. */
+  private readonly insideBest: Float32Array;
   private readonly score: Float32Array;
   private readonly matched: Uint8Array;
   private readonly tier: Uint8Array;
@@ -88,6 +93,7 @@ export class SearchIndex {
   ) {
     const n = docs.refs.length;
     this.tokenBest = new Float32Array(n);
+    this.insideBest = new Float32Array(n);
     this.score = new Float32Array(n);
     this.matched = new Uint8Array(n);
     this.tier = new Uint8Array(n);
@@ -275,7 +281,7 @@ export class SearchIndex {
   private scoreConcept(concept: Concept, bit: number, touched: number[]): void {
     const { offsets, postingDocs, postingWeights } = this.postings;
     const { institutionOf, subjectOf } = this.docs;
-    const { tokenBest, groupBits } = this;
+    const { tokenBest, insideBest, groupBits } = this;
     const subjectCount = this.docs.subjects.length;
     const reached: number[] = [];
     let common = -1;
@@ -286,10 +292,14 @@ export class SearchIndex {
       const weight = idf * factor;
       for (let p = offsets[term]!, end = offsets[term + 1]!; p < end; p++) {
         const doc = postingDocs[p]!;
-        // Within a subject the word names, saying the word tells nothing more (every ECON course is
-        // about economics): membership alone scores there, and the course's standing orders them.
-        if (named && groupBits[institutionOf[doc]! * subjectCount + subjectOf[doc]!]! & bit) continue;
+        // Within a subject the word names, saying the word tells little more (every ECON course is
+        // about economics): membership scores there, the words add a little, and the course's
+        // standing orders them.
         const value = postingWeights[p]! * weight;
+        if (named && groupBits[institutionOf[doc]! * subjectCount + subjectOf[doc]!]! & bit) {
+          if (value > insideBest[doc]!) insideBest[doc] = value;
+          continue;
+        }
         const best = tokenBest[doc]!;
         if (value > best) {
           if (best === 0) reached.push(doc);
@@ -317,8 +327,9 @@ export class SearchIndex {
       // Every course a code or an earlier concept reached has a score already.
       if (score[doc] === 0) touched.push(doc);
       if (concept.required) matched[doc]!++;
-      score[doc]! += tokenBest[doc]!;
+      score[doc]! += tokenBest[doc]! + WORDS_INSIDE * insideBest[doc]!;
       tokenBest[doc] = 0;
+      insideBest[doc] = 0;
     }
   }
 
@@ -340,9 +351,10 @@ export class SearchIndex {
       let weight = standing * levelWeight(levels[doc]!, plan.introductory);
       if (plan.introductory && trait & TRAIT.introductory) weight *= INTRODUCTORY_TITLE;
       if (this.groupBits[groupOf(institutionOf[doc]!, subjectOf[doc]!, subjectCount)]) weight *= NAMED_SUBJECT;
+      // The part asked for ("calc 1"); unasked, a first course, or a topic without a part, means part I.
       const part = sequenceOf(trait);
-      const asked = plan.sequence || (plan.introductory ? 1 : 0);
-      if (asked && part) weight *= part === asked ? SAME_PART : OTHER_PART;
+      if (part && plan.sequence) weight *= part === plan.sequence ? SAME_PART : OTHER_PART;
+      else if (part) weight *= part === 1 ? (plan.introductory ? SAME_PART : FIRST_PART) : OTHER_PART;
       this.score[doc]! *= weight;
     }
     return docs;

@@ -28,9 +28,23 @@ export function termOf(word: string): string {
   return word;
 }
 
-/** The index terms of a text (termOf of each of its words). */
+/** The index terms of a text: termOf of each word, a detached prefix joined to its word ("Pre-Calculus" → precalculus, as "Precalculus" is). */
 export function termsOf(text: string): string[] {
-  return wordsOf(text).map(termOf);
+  return joinPrefixes(wordsOf(text)).map(termOf);
+}
+
+/** Prefixes written apart that make another word ("pre-calculus" is not calculus, "non-profit" not profit). */
+const PREFIXES = new Set(['pre', 'post', 'non']);
+
+export function joinPrefixes(words: string[]): string[] {
+  if (!words.some((word) => PREFIXES.has(word))) return words;
+  const joined: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const next = words[i + 1];
+    if (PREFIXES.has(words[i]!) && next !== undefined && !/\d/.test(next)) joined.push(`${words[i]}${words[++i]}`);
+    else joined.push(words[i]!);
+  }
+  return joined;
 }
 
 /** The terms a course code contributes: subject, number and both run together ("cmpt", "225", "cmpt225"). */
