@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { startLocalServer } from '../local/server.js';
-import { measureIndexLoad, measureIngestion, measureSearch, realCourses } from './catalog.js';
+import { measureIndexLoad, measureIngestion, measureSearch, measureSearchRelevance, realCourses } from './catalog.js';
 import { measureColdStarts } from './cold-start.js';
 import { measureCompletion } from './completion.js';
 import { measureTransfer } from './transfer.js';
@@ -13,7 +13,7 @@ import { measureWebApp } from './web.js';
 import { measureStartup } from './startup.js';
 import { round, summarize } from './stats.js';
 
-// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|completion|transfer|session|web|startup]` (the script sets
+// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only relevance|foundation|catalog|completion|transfer|session|web|startup]` (the script sets
 // TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
 // against baselines measured in the same run, because absolute numbers depend on the machine.
 
@@ -22,6 +22,14 @@ const only = process.argv[process.argv.indexOf('--only') + 1];
 const runs = (name: string) => !process.argv.includes('--only') || only === name;
 const load = quick ? { warmup: 50, samples: 200, concurrency: 16, seconds: 2 } : { warmup: 300, samples: 2000, concurrency: 16, seconds: 8 };
 const TOKEN = 'bench-token-0123456789';
+
+const machine = { cpus: os.cpus().length, node: process.version, date: new Date().toISOString() };
+await mkdir('bench/results', { recursive: true });
+if (runs('relevance')) {
+  // In process, on the shipped catalog and a synthetic one: no server needed.
+  await report('relevance', { machine, ...(await measureSearchRelevance(quick ? 20_000 : 100_000, quick ? 300 : 2000)) });
+  if (only === 'relevance') process.exit(0);
+}
 
 // The tutor's OpenAI endpoint is an instant local provider, and the prompt quota never refuses.
 const provider = await startInstantProvider();
@@ -42,8 +50,6 @@ const server = await startLocalServer({
 // The search index of a staged first load is built behind the banner: wait for it, so nothing measured shares the machine with it.
 await callOnce({ name: 'search index warm-up', url: `${server.url}/mcp/course`, tool: 'tn_course_search', args: { query: 'calculus' } }, 0);
 const bare = await startBareSdkServer();
-const machine = { cpus: os.cpus().length, node: process.version, date: new Date().toISOString() };
-await mkdir('bench/results', { recursive: true });
 try {
   const baseline = await measure({ name: 'bare SDK server, trivial tool', url: bare.url, tool: 'echo' }, load);
   const auth = { authorization: `Bearer ${TOKEN}` };

@@ -69,6 +69,7 @@ export function planQuery(text: string, lexicon: Lexicon): QueryPlan | undefined
   if (!words.length) return undefined;
   const plan: QueryPlan = { codes: [], concepts: [], introductory: false, sequence: 0 };
   const phrases: { start: number; end: number; name: string }[] = [];
+  const requests: Concept[] = [];
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const next = words[i + 1];
@@ -108,11 +109,17 @@ export function planQuery(text: string, lexicon: Lexicon): QueryPlan | undefined
     }
     if (INTRODUCTORY.has(word) || word === 'learn') plan.introductory = true;
     if (INTRODUCTORY.has(word) || FILLER.has(word)) {
+      // What the request asks (a first course) is the plan's; the words themselves are searched for
+      // only when nothing else is asked ("intro"), a first course's title being read from its traits.
       const spellings = INTRODUCTORY_ONLY.has(word) ? ['intro', 'introduction', 'introductory', word] : [word];
-      plan.concepts.push({ word, texts: textsOf(spellings, lexicon), groups: [], required: false });
+      requests.push({ word, texts: textsOf(spellings, lexicon), groups: [], required: true });
       continue;
     }
     addMeaning(plan, phrases, word, EXPANSIONS[word] ?? [word], lexicon, { required: true, last });
+  }
+  if (!plan.concepts.some((c) => c.required)) {
+    plan.concepts.unshift(...requests);
+    for (const phrase of phrases) [phrase.start, phrase.end] = [phrase.start + requests.length, phrase.end + requests.length];
   }
   // Words typed next to each other that the catalog names a subject by ("computer science") count
   // for that subject together, as the phrases the shorthand expanded to do.
@@ -126,8 +133,6 @@ export function planQuery(text: string, lexicon: Lexicon): QueryPlan | undefined
   // A broader reading of one word that another word asks for outright is that word's, not both.
   const asked = new Set(concepts.flatMap((c) => c.texts.filter((t) => !t.broader).map((t) => t.term)));
   for (const concept of concepts) concept.texts = concept.texts.filter((t) => !t.broader || !asked.has(t.term));
-  // A query of request words only ("intro") still searches for them.
-  if (!concepts.some((c) => c.required)) for (const concept of concepts) concept.required = true;
   // A query that only names a subject ("psychology", "econ", "comp sci") asks where the subject starts.
   const required = concepts.filter((c) => c.required);
   if (!plan.codes.length && required.length === 1 && required[0]!.groups.length) plan.introductory = true;
