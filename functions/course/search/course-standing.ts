@@ -27,8 +27,8 @@ export function sequenceOf(traits: number): number {
   return (traits >> 2) & 7;
 }
 
-/** How strongly the count of courses requiring one lifts it: MATH 100 at UBC (51) ×2, a course none requires ×1. */
-const CENTRALITY = 0.25;
+/** How strongly the count of courses requiring one lifts it: MATH 100 at UBC (51 require it) ×2.4, CMPT 354 at SFU (3) ×1.5, a course none requires ×1. */
+const CENTRALITY = 0.35;
 const GENERIC = 0.7;
 const GRADUATE = 0.7;
 

@@ -3,7 +3,7 @@ import { countRequiredBy } from './prerequisite-mentions.js';
 import type { CourseSource } from './search-index.js';
 import { PackedTable } from './string-table.js';
 import { deriveSubjectNames, type SubjectNames } from './subject-names.js';
-import { codeTerms, termsOf } from './tokens.js';
+import { fieldIds, readCatalogText, type CatalogText } from './catalog-text.js';
 
 /** The result table: one entry per course, strings packed, and interned where they repeat. */
 export interface IndexedDocs {
@@ -40,56 +40,65 @@ export interface Postings {
 }
 
 /**
- * Per field: its boost, and how much its length discounts a match (b). A title is what the course is
- * about however long it is ("Differential Calculus with Applications to Physical Sciences and
- * Engineering" is as much calculus as "Pre-Calculus"), so a title's length discounts a match half as much as a description's.
+ * Per field (catalog-text.ts order): its boost, and how much its length discounts a match (b). A
+ * title is what the course is about, its head more than what follows "with" or "for"; a title's
+ * length discounts a match half as much as a description's (a long title is no less about its words).
  */
 const FIELDS = [
-  { boost: 4, b: 0.7, words: (c: CourseSource) => codeTerms(c.subject, c.number) },
-  { boost: 3, b: 0.5, words: (c: CourseSource) => termsOf(c.title ?? '') },
-  { boost: 1, b: 0.7, words: (c: CourseSource) => termsOf(c.description ?? '') },
+  { boost: 4, b: 0.7 },
+  { boost: 3, b: 0.5 },
+  { boost: 1.5, b: 0.5 },
+  { boost: 1, b: 0.7 },
 ];
 const K1 = 1.2;
 const SNIPPET_LENGTH = 160;
 
 /**
- * BM25F-style weights per (term, course): each field's saturated term frequency, normalised by the
- * field's length against its average and boosted, summed over fields. The idf is applied at query time
- * from the posting list's length, so the artifact needs no global statistics besides the count.
+ * BM25F weights per (term, course): each field's term frequency, boosted and normalised by the
+ * field's length against its average, summed over fields and saturated once (a word in the title and
+ * again in the description is worth a little more than in the title alone). The idf is applied at
+ * query time from the posting list's length, so the artifact needs no global statistics besides the count.
  */
 export function buildPostings(courses: CourseSource[]): { docs: IndexedDocs; postings: Postings } {
-  const docs = docTable(courses);
-  const averages = FIELDS.map((field) => courses.reduce((sum, course) => sum + field.words(course).length, 0) / Math.max(1, courses.length) || 1);
-  const termIds = new Map<string, number>();
+  const text = readCatalogText(courses);
+  const docs = docTable(courses, text);
+  const n = Math.max(1, courses.length);
+  const averages = FIELDS.map((_, f) => {
+    let sum = 0;
+    for (let c = 0; c < courses.length; c++) sum += fieldIds(text, c, f).length;
+    return sum / n || 1;
+  });
   let termOf = new Uint32Array(1 << 16);
   let docOf = new Uint32Array(1 << 16);
   let weightOf = new Float32Array(1 << 16);
   let count = 0;
-  courses.forEach((course, doc) => {
-    const weights = new Map<string, number>();
+  const frequency = new Float64Array(text.vocabulary.length);
+  const seen: number[] = [];
+  for (let doc = 0; doc < courses.length; doc++) {
     FIELDS.forEach((field, f) => {
-      const words = field.words(course);
-      const frequencies = new Map<string, number>();
-      for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
-      const norm = K1 * (1 - field.b + (field.b * words.length) / averages[f]!);
-      for (const [word, tf] of frequencies) weights.set(word, (weights.get(word) ?? 0) + (field.boost * tf * (K1 + 1)) / (tf + norm));
+      const ids = fieldIds(text, doc, f);
+      const add = field.boost / (1 - field.b + (field.b * ids.length) / averages[f]!);
+      for (const id of ids) {
+        if (frequency[id] === 0) seen.push(id);
+        frequency[id]! += add;
+      }
     });
-    for (const [word, weight] of weights) {
+    for (const id of seen) {
+      const tf = frequency[id]!;
       if (count === termOf.length) [termOf, docOf, weightOf] = [grow(termOf), grow(docOf), grow(weightOf)];
-      let id = termIds.get(word);
-      if (id === undefined) termIds.set(word, (id = termIds.size));
       termOf[count] = id;
       docOf[count] = doc;
-      weightOf[count] = weight;
+      weightOf[count] = (tf * (K1 + 1)) / (tf + K1);
       count++;
+      frequency[id] = 0;
     }
-  });
-  return { docs, postings: groupByTerm(termIds, termOf.subarray(0, count), docOf, weightOf) };
+    seen.length = 0;
+  }
+  return { docs, postings: groupByTerm(text.vocabulary, termOf.subarray(0, count), docOf, weightOf) };
 }
 
 /** Counting sort by term (documents stay ascending within a term), terms then laid out alphabetically. */
-function groupByTerm(termIds: Map<string, number>, termOf: Uint32Array, docOf: Uint32Array, weightOf: Float32Array): Postings {
-  const byId = [...termIds.keys()];
+function groupByTerm(byId: string[], termOf: Uint32Array, docOf: Uint32Array, weightOf: Float32Array): Postings {
   const order = byId.map((_, id) => id).sort((a, b) => (byId[a]! < byId[b]! ? -1 : 1));
   const rank = new Uint32Array(byId.length);
   order.forEach((id, position) => (rank[id] = position));
@@ -107,7 +116,7 @@ function groupByTerm(termIds: Map<string, number>, termOf: Uint32Array, docOf: U
   return { terms: order.map((id) => byId[id]!), offsets, postingDocs, postingWeights };
 }
 
-function docTable(courses: CourseSource[]): IndexedDocs {
+function docTable(courses: CourseSource[], text: CatalogText): IndexedDocs {
   const institutions = intern(courses.map((c) => c.institution));
   const subjects = intern(courses.map((c) => c.subject));
   return {
@@ -125,7 +134,7 @@ function docTable(courses: CourseSource[]): IndexedDocs {
     ...offeredTable(courses),
     requiredBy: countRequiredBy(courses),
     traits: Uint8Array.from(courses.map((c) => traitsOf(c.title))),
-    subjectNames: deriveSubjectNames(courses),
+    subjectNames: deriveSubjectNames(courses, text),
   };
 }
 

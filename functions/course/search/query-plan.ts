@@ -117,7 +117,9 @@ export function planQuery(text: string, lexicon: Lexicon): QueryPlan | undefined
     }
     addMeaning(plan, phrases, word, EXPANSIONS[word] ?? [word], lexicon, { required: true, last });
   }
-  if (!plan.concepts.some((c) => c.required)) {
+  // Searched for when nothing else is asked, or when a word matches nothing (the courses matching
+  // some of the words are then all there is to show).
+  if (!plan.concepts.some((c) => c.required) || plan.concepts.some((c) => c.required && !c.texts.length && !c.groups.length)) {
     plan.concepts.unshift(...requests);
     for (const phrase of phrases) [phrase.start, phrase.end] = [phrase.start + requests.length, phrase.end + requests.length];
   }

@@ -1,4 +1,4 @@
-import { termsOf } from './tokens.js';
+import { FIELD, fieldIds, type CatalogText } from './catalog-text.js';
 
 /** Per institution, per subject code: the terms and term pairs (tokens.ts termOf) the catalog names that subject by. */
 export type SubjectNames = Record<string, Record<string, string[]>>;
@@ -30,46 +30,60 @@ const OWN_COURSES = 3;
  * institution's uses. So UVic's CS (Canadian Studies) is never named "computer science" (its courses
  * never say it) while UVic's CSC is; no institution's codes are listed anywhere.
  */
-export function deriveSubjectNames(courses: NameSource[]): SubjectNames {
-  const perSubject = new Map<string, Map<string, number>>();
+export function deriveSubjectNames(courses: NameSource[], text: CatalogText): SubjectNames {
+  const { vocabulary } = text;
+  const size = vocabulary.length;
+  // A name as a number: a term id, or a pair of them (namesIn).
+  const nameOf = (key: number) => (key < size ? vocabulary[key]! : `${vocabulary[Math.floor(key / size) - 1]!} ${vocabulary[key % size]!}`);
+  const perSubject = new Map<string, Map<number, number>>();
   const subjectSize = new Map<string, number>();
-  for (const course of courses) {
+  const checked = new Map<string, Map<number, boolean>>();
+  courses.forEach((course, c) => {
     const key = `${course.institution}\u0000${course.subject}`;
     subjectSize.set(key, (subjectSize.get(key) ?? 0) + 1);
     const code = letters(course.subject);
-    if (code.length < 2) continue;
+    if (code.length < 2) return;
     let counts = perSubject.get(key);
     if (!counts) perSubject.set(key, (counts = new Map()));
-    for (const name of candidatesOf(course, (name) => abbreviates(code, name))) counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
+    let known = checked.get(code);
+    if (!known) checked.set(code, (known = new Map()));
+    // Most words do not start with the code's letter: that is checked before a name is built.
+    for (const name of namesIn(text, c, (first) => vocabulary[first]![0] === code[0])) {
+      let spelled = known.get(name);
+      if (spelled === undefined) known.set(name, (spelled = abbreviates(code, nameOf(name))));
+      if (spelled) counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+  });
 
   // How many of each institution's courses use each name that is some subject's candidate.
-  const candidates = new Map<string, Set<string>>();
+  const candidates = new Map<string, Set<number>>();
   for (const [key, counts] of perSubject) {
     const institution = key.split('\u0000')[0]!;
     let set = candidates.get(institution);
     if (!set) candidates.set(institution, (set = new Set()));
     for (const [name, count] of counts) if (count >= MIN_COURSES) set.add(name);
   }
-  const used = new Map<string, number>();
-  for (const course of courses) {
+  const used = new Map<string, Map<number, number>>();
+  courses.forEach((course, c) => {
     const set = candidates.get(course.institution);
-    if (!set?.size) continue;
-    for (const name of candidatesOf(course, (name) => set.has(name))) used.set(`${course.institution}\u0000${name}`, (used.get(`${course.institution}\u0000${name}`) ?? 0) + 1);
-  }
+    if (!set?.size) return;
+    let counts = used.get(course.institution);
+    if (!counts) used.set(course.institution, (counts = new Map()));
+    for (const name of namesIn(text, c, () => true)) if (set.has(name)) counts.set(name, (counts.get(name) ?? 0) + 1);
+  });
 
   // The subject abbreviating a name that uses it most keeps it.
   const best = new Map<string, { key: string; count: number }>();
   for (const [key, counts] of perSubject) {
-    const institution = key.split('\u0000')[0]!;
+    const [institution, subject] = key.split('\u0000') as [string, string];
     for (const [name, count] of counts) {
       if (count < MIN_COURSES) continue;
-      const share = count / used.get(`${institution}\u0000${name}`)!;
+      const share = count / used.get(institution)!.get(name)!;
       const coverage = count / subjectSize.get(key)!;
-      const spelled = name.includes(' ') && letters(key.split('\u0000')[1]!).length > 2;
+      const spelled = name >= size && letters(subject).length > 2;
       if (share < MIN_SHARE) continue;
       if (!spelled && coverage < MIN_COVERAGE && (share < OWN_SHARE || count < OWN_COURSES)) continue;
-      const slot = `${institution}\u0000${name}`;
+      const slot = `${institution}\u0000${nameOf(name)}`;
       const current = best.get(slot);
       if (!current || count > current.count) best.set(slot, { key, count });
     }
@@ -87,20 +101,21 @@ export function deriveSubjectNames(courses: NameSource[]): SubjectNames {
   return names;
 }
 
-/** Distinct words and adjacent word pairs of a course's title and of its description that pass `keep`. */
-function candidatesOf(course: NameSource, keep: (name: string) => boolean): Set<string> {
-  const found = new Set<string>();
-  for (const text of [course.title, course.description]) {
-    if (!text) continue;
-    const words = termsOf(text);
-    words.forEach((word, i) => {
-      if (keep(word)) found.add(word);
-      const next = words[i + 1];
-      if (next !== undefined) {
-        const pair = `${word} ${next}`;
-        if (keep(pair)) found.add(pair);
-      }
-    });
+/**
+ * The distinct terms and adjacent term pairs of a course's title and of its description whose first
+ * term passes `starts`, as numbers: a term id, or a pair (a + 1) × vocabulary size + b.
+ */
+function namesIn(text: CatalogText, c: number, starts: (first: number) => boolean): Set<number> {
+  const size = text.vocabulary.length;
+  const found = new Set<number>();
+  const title = [...fieldIds(text, c, FIELD.titleHead), ...fieldIds(text, c, FIELD.titleTail)];
+  for (const ids of [title, fieldIds(text, c, FIELD.description)]) {
+    for (let i = 0; i < ids.length; i++) {
+      const first = ids[i]!;
+      if (!starts(first)) continue;
+      found.add(first);
+      if (i + 1 < ids.length) found.add((first + 1) * size + ids[i + 1]!);
+    }
   }
   return found;
 }
