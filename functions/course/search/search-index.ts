@@ -164,21 +164,26 @@ export class SearchIndex {
     }
     for (let i = 0; i < concepts.length; i++) this.scoreConcept(concepts[i]!, 1 << i, touched);
     const { matched, tier } = this;
+    const filtered = filters.institution !== undefined || plan.institution !== undefined || filters.subject !== undefined || filters.level !== undefined || filters.term !== undefined;
     const exact: number[] = [];
     const started: number[] = [];
     const all: number[] = [];
-    const some: number[] = [];
     for (const doc of touched) {
-      if (!allowed(doc)) continue;
+      if (matched[doc] !== required && !coded) continue;
+      if (filtered && !allowed(doc)) continue;
       const codeTier = coded ? tier[doc]! : 0;
       if (codeTier === 2) exact.push(doc);
       else if (codeTier === 1) started.push(doc);
-      else (matched[doc] === required ? all : some).push(doc);
+      else if (matched[doc] === required) all.push(doc);
     }
-    // A code typed first (exact, then the codes it starts), then courses matching every concept.
+    // A code typed first (exact, then the codes it starts), then courses matching every concept;
+    // only when too few do, the courses matching some (gathered only then).
     let hits = this.bestFirst(this.weigh(all, plan));
     if (coded) hits = this.bestFirst(this.weigh(exact, plan)).concat(this.bestFirst(this.weigh(started, plan)), hits);
-    if (hits.length < enough) hits = hits.concat(this.bestFirst(this.weigh(some, plan)));
+    if (hits.length < enough) {
+      const some = touched.filter((doc) => matched[doc] !== required && (!coded || tier[doc] === 0) && (!filtered || allowed(doc)));
+      hits = hits.concat(this.bestFirst(this.weigh(some, plan)));
+    }
     for (const concept of concepts) for (const group of concept.groups) this.groupBits[group] = 0;
     this.reset(touched, coded);
     return hits;
