@@ -3,6 +3,7 @@ import { STORE_MODULES } from '../functions/all-access-patterns.js';
 import { ALL_DOMAIN_TOOLS, ALL_SURFACE, ENDPOINT_TOOLS } from '../functions/all-tools.js';
 import { renderAccessPatterns, renderToolsReference } from '../functions/shared/contract/render-docs.js';
 import { breakingChanges, buildContract, CONTRACT_PATH, type ToolContract } from '../functions/shared/contract/tool-contract.js';
+import { registryServerJson } from '../functions/shared/discovery/server-card.js';
 import { ToolRegistry } from '../functions/shared/tools/registry.js';
 
 // Usage: tsx bin/generate-contract.ts [--check] [--allow-breaking]
@@ -15,6 +16,8 @@ const outputs: Record<string, string> = {
   [CONTRACT_PATH]: `${JSON.stringify(contract, null, 2)}\n`,
   'docs/tools.md': renderToolsReference(contract),
   'docs/access-patterns.md': renderAccessPatterns(STORE_MODULES),
+  // The MCP Registry entry (publish with `mcp-publisher publish`).
+  'server.json': `${JSON.stringify(registryServerJson(), null, 2)}\n`,
 };
 
 const committed = existsSync(CONTRACT_PATH) ? (JSON.parse(readFileSync(CONTRACT_PATH, 'utf8')) as ToolContract) : undefined;

@@ -4,6 +4,10 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const bundleOnly = process.argv.includes('--bundle-only');
+// A person watching a terminal: one short line per call, and no EMF metric lines (nothing collects them here).
+// Set before the bundle loads, since its logger is made as its modules load.
+process.env.TN_LOG_FORMAT ??= 'pretty';
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 try {
   // Inside the try: an install without dev dependencies (no tsx, no esbuild) only warns.
   const { tsImport } = await import('tsx/esm/api');

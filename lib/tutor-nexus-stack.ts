@@ -1,4 +1,4 @@
-import { Aws, type CfnElement, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -10,6 +10,7 @@ import { DomainFunction, type SharedFunctionSettings } from './constructs/domain
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { sampleFiles } from '../functions/ingest/sources.js';
 import { McpApi } from './constructs/mcp-api.js';
+import { nagFinding } from './constructs/nag-findings.js';
 import { WebApp } from './constructs/web-app.js';
 import { ScheduledIngestion } from './constructs/scheduled-ingestion.js';
 import { SessionFunction } from './constructs/session-function.js';
@@ -139,7 +140,7 @@ export class TutorNexusStack extends Stack {
     const mayInvoke = (caller: { fn: IFunction; role: IRole }, callee: { fn: IFunction }) => {
       callee.fn.grantInvoke(caller.fn);
       Validations.of(caller.role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(callee.fn.node.defaultChild as CfnElement)}.Arn>:*]`,
+        id: nagFinding(caller.role, 'AwsSolutions-IAM5', 'Resource', `${callee.fn.functionArn}:*`),
         reason: 'grantInvoke also covers versions and aliases of that one domain function (ARN:*); no other function.',
       });
     };

@@ -5,7 +5,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import { loadConfig, SERVICE_NAME } from '../shared/config.js';
 import { Tracer } from '@aws-lambda-powertools/tracer';
-import { logger, metrics } from '../shared/observability.js';
+import { lambdaLogger, logger, metrics } from '../shared/observability.js';
 import { createStore } from '../shared/store/dynamo-client.js';
 import { publishCatalogIndex } from '../course/catalog-index.js';
 import { ingestorNamed } from './sources.js';
@@ -39,4 +39,4 @@ async function run() {
 // A scheduled run is long and rare: its handler subsegment is worth the X-Ray SDK here.
 const tracer = new Tracer({ serviceName: SERVICE_NAME, enabled: Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME) });
 
-export const handler = middy(run).use(captureLambdaHandler(tracer)).use(injectLambdaContext(logger)).use(logMetrics(metrics));
+export const handler = middy(run).use(captureLambdaHandler(tracer)).use(injectLambdaContext(lambdaLogger)).use(logMetrics(metrics));

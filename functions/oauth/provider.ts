@@ -77,6 +77,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     interactions: { url: async (_ctx, interaction) => `${basePath}/oauth/interaction/${interaction.uid}` },
     pkce: { required: () => true },
+    // OAuth 2.1: the authorization code grant (with PKCE S256) and refresh tokens, nothing else. Without this
+    // oidc-provider also advertises the implicit and hybrid flows ('code id_token', 'id_token', 'none').
+    responseTypes: ['code'],
+    // A browser-based client (the Inspector's page) may call the token endpoint cross-origin only from an
+    // origin it receives codes at.
+    clientBasedCORS: (_ctx, origin, client) => origin !== 'null' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -87,7 +93,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens; another's is answered 200 and left alone (RFC 7009 §2.2).
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       rpInitiatedLogout: { enabled: false },
       resourceIndicators: {
         enabled: true,

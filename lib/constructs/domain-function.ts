@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -8,6 +8,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { externalsFor, LAMBDA_BUNDLING, lazyPartCommand } from './lambda-bundling.js';
+import { nagFinding } from './nag-findings.js';
 
 /** The repository root: bundling resolves entries, package-lock.json and node_modules from here. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -140,15 +141,11 @@ export class DomainFunction extends Construct {
           'resource-level permissions (https://docs.aws.amazon.com/xray/latest/devguide/security_iam_id-based-policy-examples.html).',
       },
     );
-    const tableLogicalId = Stack.of(this).resolve(table.tableArn) as { 'Fn::GetAtt'?: [string, string] };
-    const logicalId = tableLogicalId['Fn::GetAtt']?.[0];
-    if (logicalId) {
-      validations.acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/index/*]`,
-        reason:
-          "Queries on the table's own GSIs (GSI1, GSI2) need the index ARNs; the wildcard covers only indexes " +
-          'of this one table, with the same actions as the table grant.',
-      });
-    }
+    validations.acknowledge({
+      id: nagFinding(this, 'AwsSolutions-IAM5', 'Resource', `${table.tableArn}/index/*`),
+      reason:
+        "Queries on the table's own GSIs (GSI1, GSI2) need the index ARNs; the wildcard covers only indexes " +
+        'of this one table, with the same actions as the table grant.',
+    });
   }
 }

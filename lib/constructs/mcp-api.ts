@@ -12,9 +12,11 @@ import {
   ResponseTransferMode,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
+import { ManagedPolicy } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { nagFinding } from './nag-findings.js';
 
 /** A function behind the API and how long its streamed response may run. */
 export interface ApiTarget {
@@ -99,6 +101,7 @@ export class McpApi extends Construct {
     // ANY: POST carries MCP messages; GET and DELETE must reach the function so it can answer 405.
     const mcp = root.addResource('mcp');
     mcp.addMethod('ANY', router, options());
+    get(mcp.addResource('server-card'));
     for (const [domain, target] of Object.entries(props.domains)) {
       mcp.addResource(domain).addMethod('ANY', integrate(target), options());
     }
@@ -114,6 +117,7 @@ export class McpApi extends Construct {
     const protectedResource = wellKnown.addResource('oauth-protected-resource');
     get(protectedResource);
     get(protectedResource.addResource('{proxy+}'));
+    get(wellKnown.addResource('mcp').addResource('server-card.json'));
     if (props.authorizationServer) {
       const authorizationServer = integrate(props.authorizationServer);
       for (const metadata of ['oauth-authorization-server', 'openid-configuration']) {
@@ -152,7 +156,7 @@ export class McpApi extends Construct {
           'when the API is exposed at scale.',
       },
       {
-        id: `AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]`,
+        id: nagFinding(this, 'AwsSolutions-IAM4', 'Policy', ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs').managedPolicyArn),
         reason:
           'The account-level API Gateway CloudWatch role must use the AWS managed policy API Gateway documents for ' +
           'writing access and execution logs; it is assumable only by apigateway.amazonaws.com.',

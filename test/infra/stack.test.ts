@@ -211,6 +211,8 @@ describe('TutorNexus stack', () => {
         'GET /healthz',
         'GET /.well-known/oauth-protected-resource',
         'GET /.well-known/oauth-protected-resource/{proxy+}',
+        'GET /.well-known/mcp/server-card.json',
+        'GET /mcp/server-card',
         'GET /.well-known/oauth-authorization-server',
         'GET /.well-known/openid-configuration',
         'ANY /oauth/{proxy+}',

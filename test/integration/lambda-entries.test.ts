@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { InvokeCommand } from '@aws-sdk/client-lambda';
 import { ulid } from 'ulid';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
 import { createStore } from '../../functions/shared/store/dynamo-client.js';
 import { ensureTable } from '../../local/ensure-table.js';
@@ -108,9 +108,15 @@ describe('/mcp router forwarding', () => {
     const ok = await remoteExecutor(lambda as never, { user: 'user-fn' })(registry.get('tn_user_quota')!, {}, request);
     expect(ok.ok).toBe(true);
     expect(invoked).toEqual(['user-fn']);
+    const { logger } = await import('../../functions/shared/observability.js');
+    const logged = vi.spyOn(logger, 'error').mockImplementation(() => {});
     const failed = await remoteExecutor(lambda as never, { user: 'broken' })(registry.get('tn_user_quota')!, {}, request);
     expect(failed.ok).toBe(false);
     expect(!failed.ok && failed.error.code).toBe('SERVICE_UNAVAILABLE');
+    // The operator learns which domain failed and why; the caller only that the service did not answer.
+    expect(logged).toHaveBeenCalledWith('forwarding failed', expect.objectContaining({ tool: 'tn_user_quota', error: 'domain function user failed: Unhandled' }));
+    expect(JSON.stringify(failed)).not.toContain('Unhandled');
+    logged.mockRestore();
     expect(lambdaContext().functionName).toBe('tn-test');
   });
 });
@@ -183,8 +189,12 @@ describe("the session function's contract runner (the tutor's lookups)", () => {
     const run = remoteContractRunner(lambda as never, { user: 'user-fn' });
     const ok = await run(subscriptionContract, {}, request('tn_user_subscription'));
     expect(ok.ok && (ok.data as { plan: string }).plan).toBe('free');
+    const { logger } = await import('../../functions/shared/observability.js');
+    const logged = vi.spyOn(logger, 'error').mockImplementation(() => {});
     const missing = await run(getContract, { course: 'sfu:CMPT 120' }, request('tn_course_get'));
     expect(!missing.ok && missing.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(logged).toHaveBeenCalledWith('forwarding failed', expect.objectContaining({ tool: 'tn_course_get', error: expect.stringContaining('TN_DOMAIN_FUNCTIONS') }));
+    logged.mockRestore();
     expect(invoked).toEqual(['user-fn']);
   });
 });

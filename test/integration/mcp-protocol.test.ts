@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
+import { USER_PERMISSIONS } from '../../functions/shared/auth/principal.js';
 import { errorResponseOf } from '../support/mcp-clients.js';
 import { connectClient, startTestServer, type Era, type TestServer } from '../support/test-server.js';
 
@@ -104,11 +105,12 @@ describe('authorization challenges (MCP authorization spec, resource server)', (
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: {} } }),
     });
 
-  it('answers an anonymous call of a user tool with 401 and a Bearer challenge naming the path-suffixed metadata', async () => {
+  it('answers an anonymous call of a user tool with 401 and a Bearer challenge naming the path-suffixed metadata and every user scope', async () => {
     for (const path of ['/mcp', '/mcp/user']) {
       const response = await call(path, 'tn_user_quota');
       expect(response.status, path).toBe(401);
-      expect(response.headers.get('www-authenticate'), path).toBe(`Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource${path}", scope="quota:read"`);
+      // One sign-in covers what a person's connector does, writes included: the scopes the metadata lists.
+      expect(response.headers.get('www-authenticate'), path).toBe(`Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource${path}", scope="${USER_PERMISSIONS.join(' ')}"`);
       expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32001 } });
       const metadata = await (await fetch(`${server.url}/.well-known/oauth-protected-resource${path}`)).json();
       expect(metadata.resource).toBe(`${server.url}${path}`);
@@ -119,6 +121,16 @@ describe('authorization challenges (MCP authorization spec, resource server)', (
     expect((await call('/mcp', 'tn_tools_list')).status).toBe(200);
   });
 
+  it('publishes a server card (SEP-2127) at the well-known path and beside /mcp, readable from any origin', async () => {
+    for (const path of ['/.well-known/mcp/server-card.json', '/mcp/server-card']) {
+      const response = await fetch(`${server.url}${path}`, { headers: { origin: 'https://registry.example' } });
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('access-control-allow-origin'), path).toBe('*');
+      const card = (await response.json()) as { name: string; remotes: { type: string; url: string }[] };
+      expect(card.remotes).toEqual([expect.objectContaining({ type: 'streamable-http', url: `${server.url}/mcp` })]);
+    }
+  });
+
   it('answers the REST twin the same way, with the ErrorResponse as its body', async () => {
     const response = await fetch(`${server.url}/v1/tools/tn_user_quota`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(401);
@@ -126,11 +138,12 @@ describe('authorization challenges (MCP authorization spec, resource server)', (
     expect(await response.json()).toMatchObject({ code: 'UNAUTHORIZED', details: { reason: 'no bearer token' } });
   });
 
-  it('answers a token without the tool\'s scope with 403 insufficient_scope', async () => {
+  it('answers a token without the tool\'s scope with 403 insufficient_scope, asking for what it holds plus what the call needs', async () => {
     const { token } = await createPersonalAccessToken(server.services.store, { userId: 'scoped-user', permissions: ['byok:read'] });
     const response = await call('/mcp', 'tn_user_preferences_get', { authorization: `Bearer ${token}` });
     expect(response.status).toBe(403);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", scope="preferences:read", resource_metadata=".+\/mcp"/);
+    // A client that replaces its scope with the challenge's (the 2025-11-25 spec's clients) keeps byok:read.
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", scope="byok:read preferences:read", resource_metadata=".+\/mcp"/);
     expect((await call('/mcp', 'tn_user_byok_list', { authorization: `Bearer ${token}` })).status).toBe(200);
   });
 

@@ -82,7 +82,9 @@ describe('authorization server metadata', () => {
     expect(metadata.registration_endpoint).toBe(`${server.url}/oauth/register`);
     expect(metadata.revocation_endpoint).toBe(`${server.url}/oauth/revoke`);
     expect(metadata.client_id_metadata_document_supported).toBe(true);
-    expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
+    // OAuth 2.1: the authorization code grant and refresh tokens only (no implicit, no hybrid response types).
+    expect([...metadata.grant_types_supported].sort()).toEqual(['authorization_code', 'refresh_token']);
+    expect(metadata.response_types_supported).toEqual(['code']);
   });
 
   it('is named by the protected-resource metadata', async () => {

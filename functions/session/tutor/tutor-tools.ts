@@ -38,7 +38,7 @@ export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: 
     tools[name] = tool({
       description: ctx.registry.servedText(contract.description),
       // The pipeline validates; a malformed call comes back to the model as a BAD_REQUEST it can fix.
-      inputSchema: jsonSchema<Record<string, unknown>>(jsonSchemasOf(contract).input as JSONSchema7),
+      inputSchema: jsonSchema<Record<string, unknown>>(withoutKeyConstraints(jsonSchemasOf(contract).input) as JSONSchema7),
       execute: async (input: Record<string, unknown>) => {
         // The slot is taken before any await: parallel calls in one step cannot overrun the limit.
         if (log.started >= maxCalls) {
@@ -54,4 +54,19 @@ export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: 
     });
   }
   return tools;
+}
+
+/**
+ * The input schema as every provider can take it: without `propertyNames` (the key pattern of a record,
+ * such as course codes in `grades`), which OpenAI's tool schemas do not support and the AI SDK would strip
+ * with a warning on every turn. The keys are still checked: the pipeline validates each call.
+ */
+export function withoutKeyConstraints(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutKeyConstraints);
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => key !== 'propertyNames')
+      .map(([key, value]) => [key, withoutKeyConstraints(value)]),
+  );
 }

@@ -32,8 +32,7 @@ export function effectiveDateInput(description: string) {
     .regex(RFC3339, { message: 'expected an RFC 3339 date (2023-03-01) or date-time with an offset (2023-03-01T09:30:00-08:00)', abort: true })
     .refine(isRealDateOrDateTime, 'not a real calendar date or time')
     .describe(
-      `${description}. An RFC 3339 date (YYYY-MM-DD) or date-time with any offset (e.g. 2023-03-01T00:00:00Z); ` +
-        'a date-time counts as the calendar date at that instant in the institution\'s time zone (America/Vancouver for BC)',
+      `${description}: YYYY-MM-DD, or an RFC 3339 date-time (its calendar date in the institution's time zone, America/Vancouver for BC)`,
     );
 }
 

@@ -8,6 +8,7 @@ import { DOMAINS, type AnyToolDefinition, type Domain } from '../tools/define-to
 import { ToolError, type FieldIssue } from '../tools/errors.js';
 import type { ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { serverCard } from '../discovery/server-card.js';
 import { buildMcpServer } from './mcp-server.js';
 import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './auth-challenges.js';
 import { PreparedAnswers } from './json-answer.js';
@@ -50,7 +51,7 @@ const isAuthorizationServerPath = (path: string) =>
 
 /** Called from other origins by design (browser-based clients), protected by PKCE rather than by Origin. */
 const isCrossOriginByDesign = (path: string) =>
-  path.startsWith('/.well-known/') || ['/oauth/jwks', '/oauth/token', '/oauth/register', '/oauth/revoke'].includes(path);
+  path.startsWith('/.well-known/') || ['/oauth/jwks', '/oauth/token', '/oauth/register', '/oauth/revoke', '/mcp/server-card'].includes(path);
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -127,6 +128,11 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       openApi ??= JSON.stringify(options.openApiDocument(all.registry, baseUrl(request, services)));
       return new Response(openApi, { headers: { 'content-type': 'application/json' } });
     }
+    // SEP-2127: what a client reads before it connects (at the well-known path and beside the endpoint).
+    if ((path === '/.well-known/mcp/server-card.json' || path === '/mcp/server-card') && (request.method === 'GET' || request.method === 'OPTIONS')) {
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(null, true) });
+      return withHeaders(json(serverCard(baseUrl(request, services))), { ...corsHeaders(null, true), 'cache-control': 'public, max-age=3600' });
+    }
     if (path.startsWith('/.well-known/oauth-protected-resource')) {
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(null, true) });
       return withHeaders(json(protectedResourceMetadata(request, services, path.slice('/.well-known/oauth-protected-resource'.length))), corsHeaders(null, true));
@@ -164,8 +170,9 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     const domain = mcpMatch?.[1];
     const endpoint = domain ? byDomain.get(domain) : all;
     if (!restMatch && !endpoint) return json({ error: `unknown domain "${domain}"`, domains: [...byDomain.keys()] }, 404);
-    const challengeOf = (definition: AnyToolDefinition | undefined) =>
-      definition ? challengeFor(definition, principal, { metadataUrl, scopePrefix: services.config.oauthScopePrefix }) : undefined;
+    // Messages name the tool as the caller knows it (with this deployment's prefix).
+    const challengeOf = (definition: AnyToolDefinition | undefined, name = definition && all.registry.servedName(definition)) =>
+      definition ? challengeFor({ ...definition, name: name! }, principal, { metadataUrl, scopePrefix: services.config.oauthScopePrefix }) : undefined;
 
     const body = await readBody(request);
     if (!body.ok) return bodyRefused(body.reason, Boolean(restMatch), traceId);
@@ -189,7 +196,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       for (const tool of resource?.access === 'user' ? resource.readsTools : []) {
         const definition = endpoint!.registry.get(endpoint!.registry.servedName({ name: tool }));
         // Needs a user even where the tool admits anonymous sessions: a transcript resource is always someone's.
-        const challenge = definition && challengeOf({ ...definition, name: resource!.name, access: 'user' });
+        const challenge = definition && challengeOf({ ...definition, access: 'user' }, resource!.name);
         if (challenge) return challengeResponse(challenge, read.id);
       }
     }

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import { USER_PERMISSIONS, type Principal } from '../auth/principal.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { bytesOf, bytesResponse } from './bytes-response.js';
 
@@ -16,21 +16,28 @@ export interface Challenge {
 }
 
 export function challengeFor(definition: AnyToolDefinition, principal: Principal, args: { metadataUrl: string; scopePrefix: string }): Challenge | undefined {
-  const scope = definition.permissions.map((permission) => `${args.scopePrefix}${permission}`).join(' ');
+  const scopeOf = (permissions: Iterable<string>) => [...permissions].map((permission) => `${args.scopePrefix}${permission}`).join(' ');
   if (principal.kind !== 'user') {
     if (definition.access === 'public') return undefined;
+    // A person connects once: the first challenge asks for everything a person's connector may do (the
+    // protected-resource metadata's scopes_supported), not this one tool's permission, so the consent
+    // covers the write tools too and hosts never have to send the person through the browser again.
     return {
       status: 401,
-      wwwAuthenticate: `Bearer resource_metadata="${args.metadataUrl}"${scope ? `, scope="${scope}"` : ''}`,
+      wwwAuthenticate: `Bearer resource_metadata="${args.metadataUrl}", scope="${scopeOf(USER_PERMISSIONS)}"`,
       message: `${definition.name} needs a signed-in user: authorize with the server's authorization server (see ${args.metadataUrl}) or send a personal access token.`,
       reason: 'no bearer token',
     };
   }
   const missing = definition.permissions.filter((permission) => !principal.permissions.has(permission));
   if (!missing.length) return undefined;
+  // Step-up for a client that asked for less: what the token already has plus what this call needs. Clients
+  // of the 2025-11-25 spec (the v1 SDK among them) replace their scope with the challenge's, so naming only
+  // the missing permission would trade the ones they hold for it.
+  const wanted = new Set([...USER_PERMISSIONS.filter((permission) => principal.permissions.has(permission)), ...definition.permissions]);
   return {
     status: 403,
-    wwwAuthenticate: `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${args.metadataUrl}", error_description="the token lacks ${missing.join(', ')}"`,
+    wwwAuthenticate: `Bearer error="insufficient_scope", scope="${scopeOf(wanted)}", resource_metadata="${args.metadataUrl}", error_description="the token lacks ${missing.join(', ')}"`,
     message: `The token lacks the permission${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
     reason: `missing ${missing.join(', ')}`,
   };

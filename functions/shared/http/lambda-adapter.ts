@@ -1,13 +1,12 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/executionModeStreamifyResponse';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { loadConfig, type AppConfig } from '../config.js';
-import { logger, metrics } from '../observability.js';
+import { lambdaLogger } from '../observability.js';
 import { createServices, type Services } from '../services.js';
 import type { DataKeyProvider } from '../crypto/data-keys.js';
 import type { ContractRunner } from '../tools/contract-runner.js';
@@ -117,14 +116,16 @@ export function createWebLambdaHandler(buildApp: () => Promise<FetchHandler>) {
 }
 
 /**
- * Logger and metrics middlewares. Traces come from the function's active X-Ray tracing (the SDK passes
- * the trace header on to DynamoDB and forwarded invokes); Powertools' tracer would only add a handler
- * subsegment, for 120 KB of X-Ray SDK in every request bundle and its start-up cost (ADR 0013).
+ * The logger middleware (Lambda context on every line). No metrics middleware: each tool call publishes
+ * its own EMF record as it ends (recordToolCall), so there is never anything left to flush, and a flush
+ * of nothing (initialize, tools/list) would only log a notice per request. Traces come from the function's
+ * active X-Ray tracing (the SDK passes the trace header on to DynamoDB and forwarded invokes); Powertools'
+ * tracer would only add a handler subsegment, for 120 KB of X-Ray SDK in every request bundle and its
+ * start-up cost (ADR 0013).
  */
 function withPowertools(handle: (event: unknown) => Promise<unknown>) {
   return middy({ executionMode: executionModeStreamifyResponse })
-    .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics))
+    .use(injectLambdaContext(lambdaLogger))
     .handler(handle);
 }
 

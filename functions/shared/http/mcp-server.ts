@@ -5,10 +5,11 @@ import type { Principal } from '../auth/principal.js';
 import type { Services } from '../services.js';
 import type { FieldIssue } from '../tools/errors.js';
 import { invokeTool, type Invocation, type ToolExecutor } from '../tools/invoke-tool.js';
-import { annotationsOf, jsonSchemasOf, metadataOf } from '../tools/json-schemas.js';
+import { jsonSchemasOf } from '../tools/json-schemas.js';
+import { listedTool } from '../tools/tool-listing.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Completer } from '../surface/completion.js';
-import { DOMAIN_ICONS, SERVER_ICONS } from '../surface/icons.js';
+import { SERVER_ICONS } from '../surface/icons.js';
 import { resourceLinksIn } from '../surface/resource-links.js';
 import type { PreparedAnswers } from './json-answer.js';
 import type { Surface } from '../surface/surface-contract.js';
@@ -56,19 +57,7 @@ export function buildMcpServer(args: {
 
   server.setRequestHandler('tools/list', async () => ({
     // Descriptions and schemas name tools as served (another TN_TOOL_PREFIX renames them everywhere).
-    tools: registry.servedText(registry.getAll().map((definition) => {
-      const schemas = jsonSchemasOf(definition);
-      return {
-        name: registry.servedName(definition),
-        title: definition.title,
-        description: definition.description,
-        inputSchema: schemas.input as { type: 'object' },
-        outputSchema: schemas.output as { type: 'object' },
-        annotations: annotationsOf(definition),
-        icons: DOMAIN_ICONS[definition.domain],
-        _meta: { 'tutor-nexus/metadata': metadataOf(definition) },
-      };
-    })),
+    tools: listTools(registry),
     // What a client may key a cached list on: it changes only with the release.
     _meta: { 'tutor-nexus/release': SERVICE_VERSION },
   }));
@@ -108,6 +97,11 @@ export function buildMcpServer(args: {
     registerSurface(server, { registry, surface, complete: args.complete, services, principal, traceId, executeTool });
   }
   return server;
+}
+
+/** Every tool of an endpoint as tools/list answers it (a host's budget: ADR 0026). */
+export function listTools(registry: ToolRegistry) {
+  return registry.getAll().map((definition) => listedTool(definition, registry));
 }
 
 /**
