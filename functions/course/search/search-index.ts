@@ -1,7 +1,9 @@
-import { levelPrior, levelWeight, sequenceOf, standingOf, TRAIT } from './course-standing.js';
+import { levelPrior } from './course-standing.js';
 import { buildPostings, type IndexedDocs, type Postings } from './index-build.js';
-import { CatalogLexicon, groupOf, lowerBound } from './lexicon.js';
-import { planQuery, type Concept, type QueryPlan } from './query-plan.js';
+import { CatalogLexicon, lowerBound } from './lexicon.js';
+import { planQuery } from './query-plan.js';
+import { Scratch } from './scratch.js';
+import { StudentRanking } from './student-ranking.js';
 import { valuesOf } from './string-table.js';
 import { boundedEditDistance, termOf, termsOf, wordsOf } from './tokens.js';
 
@@ -46,23 +48,6 @@ const FUZZY_FACTOR = 0.35;
 const MAX_PREFIX_TERMS = 200;
 const MAX_FUZZY_TERMS = 20;
 const SIMILAR_TERMS = 24;
-/** A course of a subject the query names matches the word at this share of a code match, at most the subject code's own idf. */
-const MEMBER_FACTOR = 1;
-/** Within a subject a word names, what the word in the text adds to membership. */
-const WORDS_INSIDE = 0.25;
-/** Courses of a subject the query names rank above equal matches elsewhere. */
-const NAMED_SUBJECT = 1.3;
-/** A title that starts a sequence or says "Introduction" when a first course is asked for. */
-const INTRODUCTORY_TITLE = 1.15;
-/** The part of a sequence asked for ("calc 1"), and another part. */
-const SAME_PART = 1.3;
-const OTHER_PART = 0.8;
-const FIRST_PART = 1.1;
-/** Course positions the packed sort keys hold (2^21): with 32 bits of score, exact below 2^53. */
-const POSITIONS = 2 ** 21;
-const SCORE = new Float32Array(1);
-const SCORE_BITS = new Uint32Array(SCORE.buffer);
-
 /**
  * The catalog's full-text index: BM25-weighted postings (code, title and description, boosted in
  * that order) in typed arrays, and a compact table of what a result shows. Built at ingestion and
@@ -72,34 +57,18 @@ const SCORE_BITS = new Uint32Array(SCORE.buffer);
  * and weighs each match by the course's standing in the catalog (course-standing.ts).
  */
 export class SearchIndex {
-  private readonly tokenBest: Float32Array;
-  /** A concept's best text match in courses of a subject it names, added to membership at WORDS_INSIDE. */
-  private readonly insideBest: Float32Array;
-  private readonly score: Float32Array;
-  private readonly matched: Uint8Array;
-  private readonly tier: Uint8Array;
-  /** Each course's standing (course-standing.ts), computed the first time a query weighs it; 0 until then. */
-  private readonly standing: Float64Array;
-  private keys = new Float64Array(1024);
-  /** Per subject group, the bits of the query's concepts that name it (scratch, cleared after each query). */
-  private readonly groupBits: Uint32Array;
-  private readonly lexicon: CatalogLexicon;
-  private subjectTerms?: Int32Array;
+  readonly lexicon: CatalogLexicon;
+  private readonly scratch: Scratch;
+  private readonly ranking: StudentRanking;
   private sortedRefs?: string[];
 
   constructor(
     readonly docs: IndexedDocs,
     readonly postings: Postings,
   ) {
-    const n = docs.refs.length;
-    this.tokenBest = new Float32Array(n);
-    this.insideBest = new Float32Array(n);
-    this.score = new Float32Array(n);
-    this.matched = new Uint8Array(n);
-    this.tier = new Uint8Array(n);
-    this.standing = new Float64Array(n);
-    this.groupBits = new Uint32Array(Math.max(1, docs.institutions.length * docs.subjects.length));
     this.lexicon = new CatalogLexicon(postings.terms, docs.institutions, docs.subjects, docs.subjectNames);
+    this.scratch = new Scratch(docs.refs.length);
+    this.ranking = new StudentRanking(this, this.scratch);
   }
 
   static build(courses: CourseSource[]): SearchIndex {
@@ -151,42 +120,11 @@ export class SearchIndex {
   query(text: string, filters: SearchFilters = {}, enough = 1): SearchHit[] {
     const plan = planQuery(text, this.lexicon);
     if (!plan) return [];
-    const allowed = this.filterOf({ ...filters, institution: filters.institution ?? plan.institution });
+    const institution = filters.institution ?? plan.institution;
+    const allowed = this.filterOf({ ...filters, institution });
     if (!allowed) return [];
-    const touched: number[] = [];
-    const coded = plan.codes.length > 0;
-    if (coded) this.markCodes(plan, touched);
-    const concepts = plan.concepts.length > 32 ? plan.concepts.slice(0, 32) : plan.concepts;
-    let required = 0;
-    for (let i = 0; i < concepts.length; i++) {
-      if (concepts[i]!.required) required++;
-      for (const group of concepts[i]!.groups) this.groupBits[group]! |= 1 << i;
-    }
-    for (let i = 0; i < concepts.length; i++) this.scoreConcept(concepts[i]!, 1 << i, touched);
-    const { matched, tier } = this;
-    const filtered = filters.institution !== undefined || plan.institution !== undefined || filters.subject !== undefined || filters.level !== undefined || filters.term !== undefined;
-    const exact: number[] = [];
-    const started: number[] = [];
-    const all: number[] = [];
-    for (const doc of touched) {
-      if (matched[doc] !== required && !coded) continue;
-      if (filtered && !allowed(doc)) continue;
-      const codeTier = coded ? tier[doc]! : 0;
-      if (codeTier === 2) exact.push(doc);
-      else if (codeTier === 1) started.push(doc);
-      else if (matched[doc] === required) all.push(doc);
-    }
-    // A code typed first (exact, then the codes it starts), then courses matching every concept;
-    // only when too few do, the courses matching some (gathered only then).
-    let hits = this.bestFirst(this.weigh(all, plan));
-    if (coded) hits = this.bestFirst(this.weigh(exact, plan)).concat(this.bestFirst(this.weigh(started, plan)), hits);
-    if (hits.length < enough) {
-      const some = touched.filter((doc) => matched[doc] !== required && (!coded || tier[doc] === 0) && (!filtered || allowed(doc)));
-      hits = hits.concat(this.bestFirst(this.weigh(some, plan)));
-    }
-    for (const concept of concepts) for (const group of concept.groups) this.groupBits[group] = 0;
-    this.reset(touched, coded);
-    return hits;
+    const filtered = institution !== undefined || filters.subject !== undefined || filters.level !== undefined || filters.term !== undefined;
+    return this.ranking.rank(plan, filtered ? allowed : undefined, enough);
   }
 
   /**
@@ -203,15 +141,15 @@ export class SearchIndex {
     words.forEach((word, position) => this.scoreWord(this.candidatesAsTyped(word, position === words.length - 1), touched));
     const all: number[] = [];
     const some: number[] = [];
-    for (const doc of touched) if (allowed(doc)) (this.matched[doc] === words.length ? all : some).push(doc);
+    for (const doc of touched) if (allowed(doc)) (this.scratch.matched[doc] === words.length ? all : some).push(doc);
     const levels = this.docs.levels;
     const prior = (docs: number[]) => {
-      for (const doc of docs) this.score[doc]! *= levelPrior(levels[doc]!);
+      for (const doc of docs) this.scratch.score[doc]! *= levelPrior(levels[doc]!);
       return docs;
     };
     const ranked = this.ranked(prior(all));
     const hits = ranked.length < enough ? ranked.concat(this.ranked(prior(some))) : ranked;
-    this.reset(touched);
+    this.scratch.reset(touched);
     return hits;
   }
 
@@ -229,9 +167,9 @@ export class SearchIndex {
     for (const term of known) this.scoreWord([[term, 1]], touched);
     const levels = this.docs.levels;
     const docs = touched.filter((doc) => allowed(doc) && this.docs.refs.get(doc) !== course.ref);
-    for (const doc of docs) this.score[doc]! *= levelPrior(levels[doc]!);
+    for (const doc of docs) this.scratch.score[doc]! *= levelPrior(levels[doc]!);
     const hits = this.ranked(docs);
-    this.reset(touched);
+    this.scratch.reset(touched);
     return hits;
   }
 
@@ -261,109 +199,9 @@ export class SearchIndex {
     return { refs: sorted.slice(start, Math.min(end, start + limit)), total: end - start };
   }
 
-  /** Courses whose code the query typed: tier 2 exactly, tier 1 a code it starts ("cpsc 31" → CPSC 310…). */
-  private markCodes(plan: QueryPlan, touched: number[]): void {
-    const { offsets, postingDocs } = this.postings;
-    for (const { term, exact } of plan.codes) {
-      const joined = this.lexicon.wordOf(term);
-      for (let p = offsets[term]!; p < offsets[term + 1]!; p++) {
-        const doc = postingDocs[p]!;
-        // The course's own code, not a mention of it in another course's description.
-        if (`${this.docs.subjects[this.docs.subjectOf[doc]!]!}${this.docs.numbers.get(doc)!}`.toLowerCase() !== joined) continue;
-        if (this.score[doc] === 0) touched.push(doc);
-        this.tier[doc] = Math.max(this.tier[doc]!, exact ? 2 : 1);
-        // Among codes of one tier, the course's standing orders them.
-        this.score[doc] = Math.max(this.score[doc]!, 1);
-      }
-    }
-  }
 
-  /**
-   * Adds one concept's best match to each course it reaches: a spelling in the text (weighted by the
-   * rarest reading's idf, so "intro" weighs what "introduction" does), or membership of a subject the
-   * concept names. Only required concepts count towards matching every one.
-   */
-  private scoreConcept(concept: Concept, bit: number, touched: number[]): void {
-    const { offsets, postingDocs, postingWeights } = this.postings;
-    const { institutionOf, subjectOf } = this.docs;
-    const { tokenBest, insideBest, groupBits } = this;
-    const subjectCount = this.docs.subjects.length;
-    const reached: number[] = [];
-    let common = -1;
-    for (const { term } of concept.texts) if (common < 0 || this.documentFrequency(term) > this.documentFrequency(common)) common = term;
-    const idf = common < 0 ? 0 : this.idf(common);
-    const named = concept.groups.length > 0;
-    for (const { term, factor } of concept.texts) {
-      const weight = idf * factor;
-      for (let p = offsets[term]!, end = offsets[term + 1]!; p < end; p++) {
-        const doc = postingDocs[p]!;
-        // Within a subject the word names, saying the word tells little more (every ECON course is
-        // about economics): membership scores there, the words add a little, and the course's
-        // standing orders them.
-        const value = postingWeights[p]! * weight;
-        if (named && groupBits[institutionOf[doc]! * subjectCount + subjectOf[doc]!]! & bit) {
-          if (value > insideBest[doc]!) insideBest[doc] = value;
-          continue;
-        }
-        const best = tokenBest[doc]!;
-        if (value > best) {
-          if (best === 0) reached.push(doc);
-          tokenBest[doc] = value;
-        }
-      }
-    }
-    if (named) {
-      for (const term of this.subjectTermsOf(concept.groups)) {
-        const weight = MEMBER_FACTOR * (idf > 0 ? Math.min(idf, this.idf(term)) : this.idf(term));
-        for (let p = offsets[term]!, end = offsets[term + 1]!; p < end; p++) {
-          const doc = postingDocs[p]!;
-          if (!(groupBits[institutionOf[doc]! * subjectCount + subjectOf[doc]!]! & bit)) continue;
-          const value = postingWeights[p]! * weight;
-          const best = tokenBest[doc]!;
-          if (value > best) {
-            if (best === 0) reached.push(doc);
-            tokenBest[doc] = value;
-          }
-        }
-      }
-    }
-    const { matched, score } = this;
-    for (const doc of reached) {
-      // Every course a code or an earlier concept reached has a score already.
-      if (score[doc] === 0) touched.push(doc);
-      if (concept.required) matched[doc]!++;
-      score[doc]! += tokenBest[doc]! + WORDS_INSIDE * insideBest[doc]!;
-      tokenBest[doc] = 0;
-      insideBest[doc] = 0;
-    }
-  }
 
-  /** The code terms of the subjects of these groups ("cpsc"), each once: their postings hold every course of the subject. */
-  private subjectTermsOf(groups: number[]): number[] {
-    const subjectCount = this.docs.subjects.length;
-    const terms = (this.subjectTerms ??= Int32Array.from(this.docs.subjects, (subject) => this.lexicon.termIndex(subject.toLowerCase())));
-    return [...new Set(groups.map((group) => terms[group % subjectCount]!))].filter((term) => term >= 0);
-  }
 
-  /** Each matched course's score times its standing, its level for what was asked, its subject, its part. */
-  private weigh(docs: number[], plan: QueryPlan): number[] {
-    const { levels, traits, institutionOf, subjectOf, requiredBy } = this.docs;
-    const subjectCount = this.docs.subjects.length;
-    for (const doc of docs) {
-      const trait = traits[doc]!;
-      let standing = this.standing[doc]!;
-      if (standing === 0) standing = this.standing[doc] = standingOf(requiredBy[doc]!, trait, levels[doc]!);
-      let weight = standing * levelWeight(levels[doc]!, plan.introductory);
-      if (plan.introductory && trait & TRAIT.introductory) weight *= INTRODUCTORY_TITLE;
-      if (this.groupBits[groupOf(institutionOf[doc]!, subjectOf[doc]!, subjectCount)]) weight *= NAMED_SUBJECT;
-      // The part asked for ("calc 1"); unasked, a first course, or a topic without a part, means part I.
-      const part = sequenceOf(trait);
-      if (part && plan.sequence) weight *= part === plan.sequence ? SAME_PART : OTHER_PART;
-      else if (part) weight *= part === 1 ? (plan.introductory ? SAME_PART : FIRST_PART) : OTHER_PART;
-      this.score[doc]! *= weight;
-    }
-    return docs;
-  }
 
   private candidatesAsTyped(word: string, last: boolean): [number, number][] {
     const exact = this.lexicon.termIndex(word);
@@ -384,61 +222,35 @@ export class SearchIndex {
   /** Adds one word's best-matching candidate to each document it reaches. */
   private scoreWord(candidates: [number, number][], touched: number[]): void {
     const { offsets, postingDocs, postingWeights } = this.postings;
+    const { tokenBest, score, matched } = this.scratch;
     const reached: number[] = [];
     for (const [term, factor] of candidates) {
       const weight = this.idf(term) * factor;
       for (let p = offsets[term]!; p < offsets[term + 1]!; p++) {
         const doc = postingDocs[p]!;
         const value = postingWeights[p]! * weight;
-        if (this.tokenBest[doc] === 0) reached.push(doc);
-        if (value > this.tokenBest[doc]!) this.tokenBest[doc] = value;
+        if (tokenBest[doc] === 0) reached.push(doc);
+        if (value > tokenBest[doc]!) tokenBest[doc] = value;
       }
     }
     for (const doc of reached) {
-      if (this.matched[doc] === 0) touched.push(doc);
-      this.matched[doc]!++;
-      this.score[doc]! += this.tokenBest[doc]!;
-      this.tokenBest[doc] = 0;
+      if (matched[doc] === 0) touched.push(doc);
+      matched[doc]!++;
+      score[doc]! += tokenBest[doc]!;
+      tokenBest[doc] = 0;
     }
   }
 
   /** Best first; each hit's course is read from the table only when a page shows it. */
   private ranked(docs: number[]): SearchHit[] {
-    const score = this.score;
+    const score = this.scratch.score;
     docs.sort((a, b) => score[b]! - score[a]! || a - b);
     return docs.map((doc) => new LazyHit(this, doc, score[doc]!));
   }
 
-  /**
-   * Best first, ties by position, sorted as numbers: each course's float32 score bits (order-preserving
-   * for non-negative scores) and its position packed into one integer below 2^53.
-   */
-  private bestFirst(docs: number[]): SearchHit[] {
-    if (this.size > POSITIONS) return this.ranked(docs);
-    if (!docs.length) return [];
-    const { score } = this;
-    if (this.keys.length < docs.length) this.keys = new Float64Array(docs.length * 2);
-    const keys = this.keys.subarray(0, docs.length);
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i]!;
-      SCORE[0] = score[doc]!;
-      keys[i] = (0xffffffff - SCORE_BITS[0]!) * POSITIONS + doc;
-    }
-    keys.sort();
-    const hits: SearchHit[] = new Array(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const doc = keys[i]! % POSITIONS;
-      hits[i] = new LazyHit(this, doc, score[doc]!);
-    }
-    return hits;
-  }
-
-  private reset(touched: number[], coded = false): void {
-    for (const doc of touched) {
-      this.score[doc] = 0;
-      this.matched[doc] = 0;
-    }
-    if (coded) for (const doc of touched) this.tier[doc] = 0;
+  /** A hit whose course is read from the table only when a page shows it. */
+  hit(doc: number, score: number): SearchHit {
+    return new LazyHit(this, doc, score);
   }
 
   private filterOf(filters: SearchFilters): ((doc: number) => boolean) | undefined {
@@ -460,11 +272,11 @@ export class SearchIndex {
     return false;
   }
 
-  private documentFrequency(term: number): number {
+  documentFrequency(term: number): number {
     return this.postings.offsets[term + 1]! - this.postings.offsets[term]!;
   }
 
-  private idf(term: number): number {
+  idf(term: number): number {
     const df = this.documentFrequency(term);
     return Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
   }

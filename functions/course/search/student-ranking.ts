@@ -1,0 +1,242 @@
+import { levelWeight, sequenceOf, standingOf, TRAIT } from './course-standing.js';
+import type { IndexedDocs, Postings } from './index-build.js';
+import { groupOf, type CatalogLexicon } from './lexicon.js';
+import type { Concept, QueryPlan } from './query-plan.js';
+import type { Scratch } from './scratch.js';
+import type { SearchHit } from './search-index.js';
+
+/** What the ranking reads of the index. */
+export interface RankedIndex {
+  readonly docs: IndexedDocs;
+  readonly postings: Postings;
+  readonly lexicon: CatalogLexicon;
+  readonly size: number;
+  idf(term: number): number;
+  documentFrequency(term: number): number;
+  hit(doc: number, score: number): SearchHit;
+}
+
+/** A course of a subject the query names matches the word at this share of a code match, at most the subject code's own idf. */
+const MEMBER_FACTOR = 1;
+/** Within a subject a word names, what the word in the text adds to membership. */
+const WORDS_INSIDE = 0.25;
+/** Courses of a subject the query names rank above equal matches elsewhere. */
+const NAMED_SUBJECT = 1.3;
+/** A title that starts a sequence or says "Introduction" when a first course is asked for. */
+const INTRODUCTORY_TITLE = 1.15;
+/** The part of a sequence asked for ("calc 1"), and another part. */
+const SAME_PART = 1.3;
+const OTHER_PART = 0.8;
+const FIRST_PART = 1.1;
+/** Course positions the packed sort keys hold (2^21): with 32 bits of score, exact below 2^53. */
+const POSITIONS = 2 ** 21;
+const SCORE = new Float32Array(1);
+const SCORE_BITS = new Uint32Array(SCORE.buffer);
+
+/**
+ * The ranking of ADR 0033 over a query plan (query-plan.ts): courses whose code was typed first, then
+ * those matching every concept (by a spelling, or by being in a subject a word names), each weighed
+ * by its standing (course-standing.ts), its level for what was asked, whether its subject was named
+ * and the part of a sequence. Its scratch arrays are cleared after each query.
+ */
+export class StudentRanking {
+  /** A concept's best text match in courses of a subject it names, added to membership at WORDS_INSIDE. */
+  private readonly insideBest: Float32Array;
+  /** 2 for a course whose code was typed, 1 for one whose code starts with what was typed. */
+  private readonly tier: Uint8Array;
+  /** Each course's standing, computed the first time a query weighs it; 0 until then. */
+  private readonly standing: Float64Array;
+  /** Per subject group, the bits of the query's concepts that name it. */
+  private readonly groupBits: Uint32Array;
+  private keys = new Float64Array(1024);
+  private subjectTerms?: Int32Array;
+
+  constructor(
+    private readonly index: RankedIndex,
+    private readonly scratch: Scratch,
+  ) {
+    const n = index.size;
+    this.insideBest = new Float32Array(n);
+    this.tier = new Uint8Array(n);
+    this.standing = new Float64Array(n);
+    this.groupBits = new Uint32Array(Math.max(1, index.docs.institutions.length * index.docs.subjects.length));
+  }
+
+  /** The hits for a plan; `allowed` filters courses when the search is narrowed. */
+  rank(plan: QueryPlan, allowed: ((doc: number) => boolean) | undefined, enough: number): SearchHit[] {
+    const { matched, score } = this.scratch;
+    const touched: number[] = [];
+    const coded = plan.codes.length > 0;
+    if (coded) this.markCodes(plan, touched);
+    const concepts = plan.concepts.length > 32 ? plan.concepts.slice(0, 32) : plan.concepts;
+    let required = 0;
+    for (let i = 0; i < concepts.length; i++) {
+      if (concepts[i]!.required) required++;
+      for (const group of concepts[i]!.groups) this.groupBits[group]! |= 1 << i;
+    }
+    for (let i = 0; i < concepts.length; i++) this.scoreConcept(concepts[i]!, 1 << i, touched);
+    const { tier } = this;
+    const exact: number[] = [];
+    const started: number[] = [];
+    const all: number[] = [];
+    for (const doc of touched) {
+      if (matched[doc] !== required && !coded) continue;
+      if (allowed && !allowed(doc)) continue;
+      const codeTier = coded ? tier[doc]! : 0;
+      if (codeTier === 2) exact.push(doc);
+      else if (codeTier === 1) started.push(doc);
+      else if (matched[doc] === required) all.push(doc);
+    }
+    // A code typed first (exact, then the codes it starts), then courses matching every concept;
+    // only when too few do, the courses matching some (gathered only then).
+    let hits = this.bestFirst(this.weigh(all, plan));
+    if (coded) hits = this.bestFirst(this.weigh(exact, plan)).concat(this.bestFirst(this.weigh(started, plan)), hits);
+    if (hits.length < enough) {
+      const some = touched.filter((doc) => matched[doc] !== required && (!coded || tier[doc] === 0) && (!allowed || allowed(doc)));
+      hits = hits.concat(this.bestFirst(this.weigh(some, plan)));
+    }
+    for (const concept of concepts) for (const group of concept.groups) this.groupBits[group] = 0;
+    for (const doc of touched) {
+      score[doc] = 0;
+      matched[doc] = 0;
+    }
+    if (coded) for (const doc of touched) tier[doc] = 0;
+    return hits;
+  }
+
+  /** Courses whose code the query typed: tier 2 exactly, tier 1 a code it starts ("cpsc 31" → CPSC 310…). */
+  private markCodes(plan: QueryPlan, touched: number[]): void {
+    const { offsets, postingDocs } = this.index.postings;
+    for (const { term, exact } of plan.codes) {
+      const joined = this.index.lexicon.wordOf(term);
+      for (let p = offsets[term]!; p < offsets[term + 1]!; p++) {
+        const doc = postingDocs[p]!;
+        // The course's own code, not a mention of it in another course's description.
+        if (`${this.index.docs.subjects[this.index.docs.subjectOf[doc]!]!}${this.index.docs.numbers.get(doc)!}`.toLowerCase() !== joined) continue;
+        if (this.scratch.score[doc] === 0) touched.push(doc);
+        this.tier[doc] = Math.max(this.tier[doc]!, exact ? 2 : 1);
+        // Among codes of one tier, the course's standing orders them.
+        this.scratch.score[doc] = Math.max(this.scratch.score[doc]!, 1);
+      }
+    }
+  }
+
+  /**
+   * Adds one concept's best match to each course it reaches: a spelling in the text (weighted by the
+   * idf of its commonest spelling, so a rare shorthand weighs what the word it stands for does), or membership of a subject the
+   * concept names. Only required concepts count towards matching every one.
+   */
+  private scoreConcept(concept: Concept, bit: number, touched: number[]): void {
+    const { offsets, postingDocs, postingWeights } = this.index.postings;
+    const { institutionOf, subjectOf } = this.index.docs;
+    const { tokenBest } = this.scratch;
+    const { insideBest, groupBits } = this;
+    const subjectCount = this.index.docs.subjects.length;
+    const reached: number[] = [];
+    let common = -1;
+    for (const { term } of concept.texts) if (common < 0 || this.index.documentFrequency(term) > this.index.documentFrequency(common)) common = term;
+    const idf = common < 0 ? 0 : this.index.idf(common);
+    const named = concept.groups.length > 0;
+    for (const { term, factor } of concept.texts) {
+      const weight = idf * factor;
+      for (let p = offsets[term]!, end = offsets[term + 1]!; p < end; p++) {
+        const doc = postingDocs[p]!;
+        // Within a subject the word names, saying the word tells little more (every ECON course is
+        // about economics): membership scores there, the words add a little, and the course's
+        // standing orders them.
+        const value = postingWeights[p]! * weight;
+        if (named && groupBits[institutionOf[doc]! * subjectCount + subjectOf[doc]!]! & bit) {
+          if (value > insideBest[doc]!) insideBest[doc] = value;
+          continue;
+        }
+        const best = tokenBest[doc]!;
+        if (value > best) {
+          if (best === 0) reached.push(doc);
+          tokenBest[doc] = value;
+        }
+      }
+    }
+    if (named) {
+      for (const term of this.subjectTermsOf(concept.groups)) {
+        const weight = MEMBER_FACTOR * (idf > 0 ? Math.min(idf, this.index.idf(term)) : this.index.idf(term));
+        for (let p = offsets[term]!, end = offsets[term + 1]!; p < end; p++) {
+          const doc = postingDocs[p]!;
+          if (!(groupBits[institutionOf[doc]! * subjectCount + subjectOf[doc]!]! & bit)) continue;
+          const value = postingWeights[p]! * weight;
+          const best = tokenBest[doc]!;
+          if (value > best) {
+            if (best === 0) reached.push(doc);
+            tokenBest[doc] = value;
+          }
+        }
+      }
+    }
+    const { matched, score } = this.scratch;
+    for (const doc of reached) {
+      // Every course a code or an earlier concept reached has a score already.
+      if (score[doc] === 0) touched.push(doc);
+      if (concept.required) matched[doc]!++;
+      score[doc]! += tokenBest[doc]! + WORDS_INSIDE * insideBest[doc]!;
+      tokenBest[doc] = 0;
+      insideBest[doc] = 0;
+    }
+  }
+
+  /** The code terms of the subjects of these groups ("cpsc"), each once: their postings hold every course of the subject. */
+  private subjectTermsOf(groups: number[]): number[] {
+    const subjectCount = this.index.docs.subjects.length;
+    const terms = (this.subjectTerms ??= Int32Array.from(this.index.docs.subjects, (subject) => this.index.lexicon.termIndex(subject.toLowerCase())));
+    return [...new Set(groups.map((group) => terms[group % subjectCount]!))].filter((term) => term >= 0);
+  }
+
+  /** Each matched course's score times its standing, its level for what was asked, its subject, its part. */
+  private weigh(docs: number[], plan: QueryPlan): number[] {
+    const { levels, traits, institutionOf, subjectOf, requiredBy } = this.index.docs;
+    const subjectCount = this.index.docs.subjects.length;
+    for (const doc of docs) {
+      const trait = traits[doc]!;
+      let standing = this.standing[doc]!;
+      if (standing === 0) standing = this.standing[doc] = standingOf(requiredBy[doc]!, trait, levels[doc]!);
+      let weight = standing * levelWeight(levels[doc]!, plan.introductory);
+      if (plan.introductory && trait & TRAIT.introductory) weight *= INTRODUCTORY_TITLE;
+      if (this.groupBits[groupOf(institutionOf[doc]!, subjectOf[doc]!, subjectCount)]) weight *= NAMED_SUBJECT;
+      // The part asked for ("calc 1"); unasked, a first course, or a topic without a part, means part I.
+      const part = sequenceOf(trait);
+      if (part && plan.sequence) weight *= part === plan.sequence ? SAME_PART : OTHER_PART;
+      else if (part) weight *= part === 1 ? (plan.introductory ? SAME_PART : FIRST_PART) : OTHER_PART;
+      this.scratch.score[doc]! *= weight;
+    }
+    return docs;
+  }
+
+  /**
+   * Best first, ties by position, sorted as numbers: each course's float32 score bits (order-preserving
+   * for non-negative scores) and its position packed into one integer below 2^53.
+   */
+  private bestFirst(docs: number[]): SearchHit[] {
+    if (this.index.size > POSITIONS) return this.byComparison(docs);
+    if (!docs.length) return [];
+    const { score } = this.scratch;
+    if (this.keys.length < docs.length) this.keys = new Float64Array(docs.length * 2);
+    const keys = this.keys.subarray(0, docs.length);
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i]!;
+      SCORE[0] = score[doc]!;
+      keys[i] = (0xffffffff - SCORE_BITS[0]!) * POSITIONS + doc;
+    }
+    keys.sort();
+    const hits: SearchHit[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const doc = keys[i]! % POSITIONS;
+      hits[i] = this.index.hit(doc, score[doc]!);
+    }
+    return hits;
+  }
+
+  /** Best first by comparison, for an index too large for packed keys. */
+  private byComparison(docs: number[]): SearchHit[] {
+    const { score } = this.scratch;
+    docs.sort((a, b) => score[b]! - score[a]! || a - b);
+    return docs.map((doc) => this.index.hit(doc, score[doc]!));
+  }
+}
