@@ -5,6 +5,8 @@ import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import { externalsFor, LAMBDA_BUNDLING } from '../lib/constructs/lambda-bundling.js';
+import { VIEW_PAGES_DIR } from '../functions/shared/surface/view-pages.js';
+import { buildViewPages, viewNames, writeViewPages } from '../web/views/build.js';
 import { round } from './stats.js';
 
 export const DOMAIN_ENTRIES: Record<string, string> = {
@@ -33,6 +35,7 @@ export async function bundle(entry: string, outDir: string): Promise<string> {
   for (const part of LAMBDA_BUNDLING.lazyParts[entry] ?? []) {
     await build({ ...common, entryPoints: [part.entry], outfile: path.join(outDir, part.importPath), external: [...LAMBDA_BUNDLING.external] });
   }
+  if (LAMBDA_BUNDLING.viewEntries.includes(entry)) writeViewPages(await buildViewPages(viewNames()), path.join(outDir, VIEW_PAGES_DIR));
   return outfile;
 }
 

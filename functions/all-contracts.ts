@@ -1,11 +1,11 @@
 import type { AnyToolContract } from './shared/tools/define-tool.js';
 import type { Surface } from './shared/surface/surface-contract.js';
 import { courseContracts } from './course/contracts/index.js';
-import { coursePrompts, courseResources } from './course/contracts/surface.js';
+import { coursePrompts, courseResources, courseViews } from './course/contracts/surface.js';
 import { sessionContracts } from './session/contracts/index.js';
 import { sessionPrompts, sessionResources } from './session/contracts/surface.js';
 import { transferContracts } from './transfer/contracts/index.js';
-import { transferPrompts, transferResources } from './transfer/contracts/surface.js';
+import { transferPrompts, transferResources, transferViews } from './transfer/contracts/surface.js';
 import { userContracts } from './user/contracts/index.js';
 
 /** Every domain's tool contracts (no handlers), in the order ALL_DOMAIN_TOOLS lists the tools. */
@@ -15,4 +15,5 @@ export const ALL_CONTRACTS: AnyToolContract[] = [...sessionContracts, ...courseC
 export const ALL_SURFACE: Surface = {
   resources: [...courseResources, ...transferResources, ...sessionResources],
   prompts: [...transferPrompts, ...sessionPrompts, ...coursePrompts],
+  views: [...transferViews, ...courseViews],
 };

@@ -22,6 +22,7 @@ import { stageFirstLoad } from './first-load.js';
 import type { SampleSet } from '../functions/ingest/sources.js';
 import { createNodeServer } from './node-http.js';
 import { webAppHandler } from './web-app.js';
+import { builtViewPages } from '../web/views/build.js';
 import { catalogCacheFor } from '../functions/course/catalog-cache.js';
 
 export interface LocalServer {
@@ -116,7 +117,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       services,
       definitions: ALL_DOMAIN_TOOLS,
       endpointTools: ENDPOINT_TOOLS,
-      surface: ALL_SURFACE,
+      // MCP Apps views are built on their first read (esbuild, ~0.2 s) and kept for the process.
+      surface: { ...ALL_SURFACE, viewPages: builtViewPages() },
       complete: completeFromCatalog,
       allowedHostnames,
       authorizationServer,

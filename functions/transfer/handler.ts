@@ -1,6 +1,6 @@
 import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
 import { createLambdaHandler } from '../shared/http/lambda-adapter.js';
-import { transferPrompts, transferResources } from './contracts/surface.js';
+import { transferPrompts, transferResources, transferViews } from './contracts/surface.js';
 import { transferTools } from './index.js';
 
-export const handler = createLambdaHandler({ definitions: transferTools, endpointTools: ENDPOINT_TOOLS, surface: { resources: transferResources, prompts: transferPrompts } });
+export const handler = createLambdaHandler({ definitions: transferTools, endpointTools: ENDPOINT_TOOLS, surface: { resources: transferResources, prompts: transferPrompts, views: transferViews } });

@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
@@ -9,9 +11,22 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { externalsFor, LAMBDA_BUNDLING, lazyPartCommand } from './lambda-bundling.js';
 import { nagFinding } from './nag-findings.js';
+import { VIEW_PAGES_DIR } from '../../functions/shared/surface/view-pages.js';
+import { buildViewPagesSync, viewNames, writeViewPages } from '../../web/views/build.js';
 
 /** The repository root: bundling resolves entries, package-lock.json and node_modules from here. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+let viewPagesDir: string | undefined;
+
+/** The MCP Apps view pages, built once per synth into a folder the functions that serve them copy. */
+function builtViewPagesDir(): string {
+  if (!viewPagesDir) {
+    viewPagesDir = mkdtempSync(path.join(os.tmpdir(), 'tn-views-'));
+    writeViewPages(buildViewPagesSync(viewNames()), viewPagesDir);
+  }
+  return viewPagesDir;
+}
 
 /** Settings every function shares; the stack builds this once. */
 export interface SharedFunctionSettings {
@@ -66,6 +81,7 @@ export class DomainFunction extends Construct {
     this.logGroup.grantWrite(this.role);
 
     const lazyParts = LAMBDA_BUNDLING.lazyParts[props.entry] ?? [];
+    const views = LAMBDA_BUNDLING.viewEntries.includes(props.entry) ? builtViewPagesDir() : undefined;
     this.fn = new NodejsFunction(this, 'Function', {
       entry: path.join(PROJECT_ROOT, props.entry),
       handler: 'handler',
@@ -90,7 +106,7 @@ export class DomainFunction extends Construct {
         externalModules: externalsFor(props.entry),
         esbuildArgs: { '--alias': Object.entries(LAMBDA_BUNDLING.alias).map(([from, to]) => `${from}=${to}`) },
         forceDockerBundling: false,
-        ...(props.copyIntoBundle?.length || lazyParts.length
+        ...(props.copyIntoBundle?.length || lazyParts.length || views
           ? {
               commandHooks: {
                 beforeBundling: () => [],
@@ -98,6 +114,7 @@ export class DomainFunction extends Construct {
                 afterBundling: (inputDir: string, outputDir: string) => [
                   ...lazyParts.map((part) => lazyPartCommand(inputDir, outputDir, part)),
                   ...(props.copyIntoBundle ?? []).map((dir) => `mkdir -p "${outputDir}/${path.dirname(dir)}" && cp -R "${inputDir}/${dir}" "${outputDir}/${dir}"`),
+                  ...(views ? [`mkdir -p "${outputDir}/${VIEW_PAGES_DIR}" && cp "${views}"/*.html "${outputDir}/${VIEW_PAGES_DIR}/"`] : []),
                 ],
               },
             }

@@ -26,6 +26,12 @@ export const LAMBDA_BUNDLING = {
       { entry: 'functions/session/peer-runtime.ts', importPath: './peer-runtime.js' },
     ],
   } as Record<string, readonly LazyPart[]>,
+  /**
+   * Entries whose functions serve MCP Apps views (their surface has views): the built pages are
+   * written beside the bundle (`views/<name>.html`) and read from there on a view's first read, so
+   * they never weigh on the bundle's cold start.
+   */
+  viewEntries: ['functions/router/handler.ts', 'functions/course/handler.ts', 'functions/transfer/handler.ts'] as readonly string[],
 } as const;
 
 export interface LazyPart {

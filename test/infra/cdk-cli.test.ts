@@ -1,10 +1,12 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/constructs/domain-function.js';
+import { LAMBDA_BUNDLING } from '../../lib/constructs/lambda-bundling.js';
+import { viewNames } from '../../web/views/build.js';
 
 /**
  * `npx cdk synth` as an operator runs it. The CLI always hands the app an environment (a region, and
@@ -38,7 +40,7 @@ async function synth(name: string, extra: Record<string, string>) {
     ({ stdout, stderr }) => ({ code: 0, output: `${stdout}\n${stderr}` }),
     (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, output: `${error.stdout ?? ''}\n${error.stderr ?? ''}` }),
   );
-  return { ...result, template: () => readFileSync(path.join(out, 'TutorNexus.template.json'), 'utf8') };
+  return { ...result, out, template: () => readFileSync(path.join(out, 'TutorNexus.template.json'), 'utf8') };
 }
 
 describe('npx cdk synth from the CLI', () => {
@@ -52,6 +54,11 @@ describe('npx cdk synth from the CLI', () => {
     // The stack really was environment-specific: the CDK asset bucket is named with the literal region (and account).
     const template = result.template();
     expect(template).toContain(`-assets-${account ?? '${AWS::AccountId}'}-${region}`);
+    // The functions that serve MCP Apps views carry every page beside their bundle, and no other function does.
+    const functionAssets = readdirSync(result.out).filter((dir) => existsSync(path.join(result.out, dir, 'index.mjs')));
+    const withViews = functionAssets.filter((dir) => existsSync(path.join(result.out, dir, 'views')));
+    expect(withViews).toHaveLength(LAMBDA_BUNDLING.viewEntries.length);
+    for (const dir of withViews) expect(readdirSync(path.join(result.out, dir, 'views')).sort()).toEqual(viewNames().map((name) => `${name}.html`));
   }, 240_000);
 });
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ulid } from 'ulid';
 import { bundle, bundleDir, DOMAIN_ENTRIES, LAMBDA_HARNESS } from '../../bench/cold-start.js';
+import { LAMBDA_BUNDLING } from '../../lib/constructs/lambda-bundling.js';
 import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
 import { createStore } from '../../functions/shared/store/dynamo-client.js';
 import { ensureTable } from '../../local/ensure-table.js';
@@ -90,6 +91,22 @@ describe('deployed bundles', () => {
     } finally {
       store.doc.destroy();
       await provider.close();
+    }
+  }, 60_000);
+
+  it.each(LAMBDA_BUNDLING.viewEntries.map((entry) => [entry]))('%s: serves its MCP Apps views from the pages written beside the bundle', async (entry) => {
+    const file = await bundle(entry, dir);
+    const mcp = (body: unknown) => ({ ...event('POST', entry.includes('router') ? '/mcp' : `/mcp/${path.basename(path.dirname(entry))}`, body), headers: { ...event('POST', '/').headers, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' } });
+    const listed = await run(file, mcp({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: {} }), {});
+    expect(listed.status, listed.body).toBe(200);
+    const views = (JSON.parse(listed.body).result.resources as { uri: string; mimeType: string }[]).filter((r) => r.uri.startsWith('ui://'));
+    expect(views.length).toBeGreaterThan(0);
+    for (const view of views) {
+      const read = await run(file, mcp({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: view.uri } }), {});
+      expect(read.status, read.body).toBe(200);
+      const [content] = JSON.parse(read.body).result.contents;
+      expect(content).toMatchObject({ uri: view.uri, mimeType: 'text/html;profile=mcp-app' });
+      expect(content.text).toMatch(/^<!doctype html>[\s\S]*<script>[\s\S]+<\/script>/);
     }
   }, 60_000);
 

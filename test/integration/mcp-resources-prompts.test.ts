@@ -53,8 +53,10 @@ describe.each(CLIENT_KINDS)('resources, prompts and completions (%s client)', (k
 
   it('lists resources and templates, with icons', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['catalog://institutions']);
-    expect(resources[0]!.icons?.length).toBeGreaterThan(0);
+    // Beside the catalog, the MCP Apps views (listed so a host can review and prefetch them; test/browser/mcp-app-views.test.ts renders them).
+    expect(resources.filter((r) => !r.uri.startsWith('ui://')).map((r) => r.uri)).toEqual(['catalog://institutions']);
+    expect(resources.filter((r) => r.uri.startsWith('ui://')).length).toBeGreaterThan(0);
+    expect(resources.every((r) => (r.icons?.length ?? 0) > 0)).toBe(true);
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['course://{institution}/{code}', 'session://{sessionId}/transcript', 'transfer-rule://{ruleId}']);
   });

@@ -50,6 +50,9 @@ describe('a deployment with TN_TOOL_PREFIX=edu_', () => {
     expect(listed).toContain('edu_course_get');
     const course = await client.readResource({ uri: 'course://sfu/CMPT%20225' });
     expect(JSON.stringify(course)).toContain('Data Structures');
+    // An MCP Apps view calls tools back through the host by the names this deployment serves.
+    const view = await client.readResource({ uri: 'ui://tutor-nexus/prerequisite-tree' });
+    expect((view.contents[0] as { text: string }).text).toContain('<meta name="tn-tool-prefix" content="edu_">');
     await client.close();
   });
 

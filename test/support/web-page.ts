@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -32,8 +32,8 @@ export async function openWebPage(browser: Browser, options: { storage?: Record<
   return { page, context, errors, close: () => context.close() };
 }
 
-/** axe-core in the page: no serious or critical violation (WCAG rules and best practices). */
-export async function expectAccessible(page: Page): Promise<void> {
+/** axe-core in the page (or one frame of it): no serious or critical violation (WCAG rules and best practices). */
+export async function expectAccessible(page: Page | Frame): Promise<void> {
   await page.addScriptTag({ path: AXE_PATH });
   const violations = await page.evaluate(async () => {
     const result = await (window as any).axe.run(document);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../../functions/all-tools.js';
+import { ALL_SURFACE } from '../../functions/all-contracts.js';
 import { listTools } from '../../functions/shared/http/mcp-server.js';
+import { viewMetaByTool } from '../../functions/shared/surface/view-server.js';
 import { DOMAINS } from '../../functions/shared/tools/define-tool.js';
 import { jsonSchemasOf } from '../../functions/shared/tools/json-schemas.js';
 import { ToolRegistry } from '../../functions/shared/tools/registry.js';
@@ -10,7 +12,8 @@ const ALL_TOOLS_BUDGET = 60_000;
 const ONE_TOOL_BUDGET = 16_000;
 const DOMAIN_BUDGET = 25_000;
 
-const listed = (definitions = ALL_DOMAIN_TOOLS) => listTools(new ToolRegistry('tn_', [...definitions, ...ENDPOINT_TOOLS]));
+// With the MCP Apps views' `_meta` the tools that have one carry (ADR 0038), as /mcp serves them.
+const listed = (definitions = ALL_DOMAIN_TOOLS) => listTools(new ToolRegistry('tn_', [...definitions, ...ENDPOINT_TOOLS]), viewMetaByTool(ALL_SURFACE));
 const size = (value: unknown) => JSON.stringify(value).length;
 
 describe('tools/list as a host pays for it', () => {

@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
 import { definePrompt, defineResource, type AnyPromptContract, type AnyResourceContract } from '../../shared/surface/surface-contract.js';
+import { defineView, type ViewContract } from '../../shared/surface/view-contract.js';
 
 interface CourseData {
   ref: string;
@@ -109,3 +110,25 @@ export const canITakePrompt = definePrompt({
 
 export const courseResources: AnyResourceContract[] = [courseResource, institutionsResource];
 export const coursePrompts: AnyPromptContract[] = [canITakePrompt];
+
+export const prerequisiteTreeView = defineView({
+  name: 'prerequisite-tree',
+  domain: 'course',
+  title: 'Prerequisite tree',
+  description:
+    'A tn_course_prereqs result as a tree: every course and condition the prerequisites name, marked met or unmet for the completed ' +
+    'courses given, with what is missing; each course in it opens its own prerequisites.',
+  tools: ['course_prereqs'],
+});
+
+export const gradeHistoryView = defineView({
+  name: 'grade-history',
+  domain: 'course',
+  title: 'Grade history',
+  description:
+    'A tn_course_grades result as charts: the average per term with its trend, the average per instructor, and the grade ' +
+    'distribution of any section or of all of them, suppressed bins shown as such.',
+  tools: ['course_grades'],
+});
+
+export const courseViews: ViewContract[] = [prerequisiteTreeView, gradeHistoryView];

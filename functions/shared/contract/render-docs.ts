@@ -10,7 +10,7 @@ export function renderToolsReference(contract: ToolContract): string {
     list.push(tool);
     byDomain.set(tool.metadata.domain, list);
   }
-  const surfaceCount = contract.resources || contract.prompts ? `, ${contract.resources?.length ?? 0} resources, ${contract.prompts?.length ?? 0} prompts` : '';
+  const surfaceCount = contract.resources || contract.prompts ? `, ${contract.resources?.length ?? 0} resources, ${contract.prompts?.length ?? 0} prompts${contract.views?.length ? `, ${contract.views.length} views` : ''}` : '';
   const lines = [HEADER, '# Tool reference', '', `Contract version ${contract.contractVersion}; ${contract.tools.length} tools${surfaceCount}.`, ''];
   for (const [domain, tools] of byDomain) {
     lines.push(`- **${domain}**: ${tools.map((t) => `[\`${t.name}\`](#${t.name})`).join(', ')}`);
@@ -33,6 +33,11 @@ function renderSurface(contract: ToolContract): string[] {
     for (const r of contract.resources) {
       lines.push(`| \`${r.uriTemplate}\` | **${r.title}.** ${r.description} | ${r.access} | ${r.readsTools.map((t) => `\`${t}\``).join(', ')} | ${completions(r.completions)} |`);
     }
+  }
+  if (contract.views?.length) {
+    lines.push('', '## Views (MCP Apps)', '', 'Pages a host that implements MCP Apps (`io.modelcontextprotocol/ui`) renders inline for a tool\'s result; each tool names its view in `_meta.ui.resourceUri`. Read with `resources/read` (`text/html;profile=mcp-app`); other hosts show the text result.', '');
+    lines.push('| URI | title | renders |', '| --- | --- | --- |');
+    for (const v of contract.views) lines.push(`| \`${v.uri}\` | **${v.title}.** ${v.description} | ${v.tools.map((t) => `\`${t}\``).join(', ')} |`);
   }
   if (contract.prompts?.length) {
     lines.push('', '## Prompts');

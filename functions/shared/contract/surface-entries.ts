@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
 import { validateSurfaceItem, type AnyPromptContract, type AnyResourceContract, type CompletionKind, type Surface } from '../surface/surface-contract.js';
+import { VIEW_MIME_TYPE, viewProblems, viewUri } from '../surface/view-contract.js';
 import type { JsonSchema } from './tool-contract.js';
 
 export interface ContractResource {
@@ -25,6 +26,19 @@ export interface ContractPrompt {
   usesTools: string[];
 }
 
+/** An MCP Apps view: the `ui://` page a host renders for the results of the tools it names. */
+export interface ContractView {
+  name: string;
+  title: string;
+  description: string;
+  domain: string;
+  uri: string;
+  mimeType: string;
+  tools: string[];
+}
+
+type SurfaceEntries = { resources?: ContractResource[]; prompts?: ContractPrompt[]; views?: ContractView[] };
+
 const schemaOf = (schema: z.ZodObject): JsonSchema => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   return rest;
@@ -32,8 +46,8 @@ const schemaOf = (schema: z.ZodObject): JsonSchema => {
 
 const served = (prefix: string, names: string[]) => names.map((name) => `${prefix}${name}`);
 
-/** Resources and prompts as the contract file records them, sorted by name. */
-export function surfaceEntries(surface: Surface, prefix: string): { resources: ContractResource[]; prompts: ContractPrompt[] } {
+/** Resources, prompts and views as the contract file records them, sorted by name. */
+export function surfaceEntries(surface: Surface, prefix: string): { resources: ContractResource[]; prompts: ContractPrompt[]; views?: ContractView[] } {
   const resources = surface.resources
     .map((r: AnyResourceContract) => ({
       name: r.name,
@@ -59,15 +73,26 @@ export function surfaceEntries(surface: Surface, prefix: string): { resources: C
       usesTools: served(prefix, p.usesTools),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
-  return { resources, prompts };
+  const views = (surface.views ?? [])
+    .map((v) => ({ name: v.name, title: v.title, description: v.description, domain: v.domain, uri: viewUri(v.name), mimeType: VIEW_MIME_TYPE, tools: served(prefix, v.tools) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return { resources, prompts, ...(views.length ? { views } : {}) };
 }
 
 /**
  * What would break a host or a saved prompt: a resource removed or moved to another URI template, a
- * prompt removed, a prompt argument removed or newly required.
+ * prompt removed, a prompt argument removed or newly required, a view removed or moved (hosts cache
+ * pages by URI), or a tool no longer naming its view.
  */
-export function surfaceBreakingChanges(previous: { resources?: ContractResource[]; prompts?: ContractPrompt[] }, current: { resources?: ContractResource[]; prompts?: ContractPrompt[] }): string[] {
+export function surfaceBreakingChanges(previous: SurfaceEntries, current: SurfaceEntries): string[] {
   const problems: string[] = [];
+  const views = new Map((current.views ?? []).map((v) => [v.name, v]));
+  for (const before of previous.views ?? []) {
+    const after = views.get(before.name);
+    if (!after) problems.push(`view ${before.name}: removed or renamed`);
+    else if (after.uri !== before.uri) problems.push(`view ${before.name}: URI changed`);
+    else for (const tool of before.tools) if (!after.tools.includes(tool)) problems.push(`view ${before.name}: ${tool} no longer names it`);
+  }
   const resources = new Map((current.resources ?? []).map((r) => [r.name, r]));
   for (const before of previous.resources ?? []) {
     const after = resources.get(before.name);
@@ -112,6 +137,7 @@ export function surfaceProblems(surface: Surface, toolNames: Set<string>): strin
       for (const field of Object.keys(item.completions ?? {})) if (!args.includes(field)) problems.push(`${where}: completes unknown argument "${field}"`);
     }
   }
+  problems.push(...viewProblems(surface.views ?? [], toolNames));
   for (const prompt of surface.prompts) {
     const sample = Object.fromEntries(Object.keys(prompt.args.shape as object).map((field) => [field, 'x']));
     for (const [, named] of prompt.render(sample).matchAll(/\btn_([a-z]+(?:_[a-z]+)+)/g)) {

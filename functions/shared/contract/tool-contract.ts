@@ -2,7 +2,7 @@ import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { annotationsOf, jsonSchemasOf, metadataOf } from '../tools/json-schemas.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Surface } from '../surface/surface-contract.js';
-import { surfaceBreakingChanges, surfaceEntries, surfaceProblems, type ContractPrompt, type ContractResource } from './surface-entries.js';
+import { surfaceBreakingChanges, surfaceEntries, surfaceProblems, type ContractPrompt, type ContractResource, type ContractView } from './surface-entries.js';
 
 export const CONTRACT_VERSION = 1;
 export const CONTRACT_PATH = `schema/tools.v${CONTRACT_VERSION}.json`;
@@ -24,6 +24,8 @@ export interface ToolContract {
   /** What hosts show people beside the tools (added after the first release of the contract). */
   resources?: ContractResource[];
   prompts?: ContractPrompt[];
+  /** MCP Apps views of tool results (added after the first release of the contract). */
+  views?: ContractView[];
 }
 
 export type JsonSchema = Record<string, unknown> & {

@@ -17,6 +17,7 @@ import { createHttpApp, type FetchHandler, type HttpAppOptions } from './app.js'
 import { CompleteEventSchema, deserializePrincipal, encodeRelayLine, ToolInvokeEventSchema } from './remote-invocation.js';
 import type { Completer } from '../surface/completion.js';
 import type { Surface } from '../surface/surface-contract.js';
+import { viewPagesBeside } from '../surface/view-pages.js';
 
 export interface LambdaEntryOptions {
   definitions: AnyToolDefinition[];
@@ -58,7 +59,8 @@ export function createLambdaHandler(options: LambdaEntryOptions) {
         executeTool: options.executor?.(services),
         allowedOriginHostnames: allowedOriginHostnames(services.config),
         openApiDocument: options.openApiDocument,
-        surface: options.surface,
+        // Views were written beside the bundle at deploy time (lib/constructs/domain-function.ts).
+        surface: options.surface?.views?.length ? { viewPages: viewPagesBeside(import.meta.url), ...options.surface } : options.surface,
         complete: options.complete?.(services),
       });
       return { services, app, registry: new ToolRegistry(services.config.toolPrefix, [...options.definitions, ...options.endpointTools]) };

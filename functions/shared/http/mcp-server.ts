@@ -14,6 +14,7 @@ import { resourceLinksIn } from '../surface/resource-links.js';
 import type { PreparedAnswers } from './json-answer.js';
 import type { Surface } from '../surface/surface-contract.js';
 import { registerSurface } from '../surface/surface-server.js';
+import { viewMetaByTool } from '../surface/view-server.js';
 
 const INSTRUCTIONS =
   'Tutor Nexus: tutoring sessions, a BC course catalog, transfer-credit resolution and user settings. ' +
@@ -46,7 +47,7 @@ export function buildMcpServer(args: {
   const { registry, services, principal, traceId, executeTool = invokeTool, surface = NO_SURFACE } = args;
   const capabilities = {
     tools: {},
-    ...(surface.resources.length ? { resources: {} } : {}),
+    ...(surface.resources.length || surface.views?.length ? { resources: {} } : {}),
     ...(surface.prompts.length ? { prompts: {} } : {}),
     ...(args.complete && (surface.resources.length || surface.prompts.length) ? { completions: {} } : {}),
   };
@@ -55,9 +56,11 @@ export function buildMcpServer(args: {
     { capabilities, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS },
   );
 
+  // Every client gets the views: at tools/list a stateless server cannot know what the client declared, and hosts without MCP Apps ignore `_meta.ui`.
+  const viewMeta = viewMetaByTool(surface);
   server.setRequestHandler('tools/list', async () => ({
     // Descriptions and schemas name tools as served (another TN_TOOL_PREFIX renames them everywhere).
-    tools: listTools(registry),
+    tools: listTools(registry, viewMeta),
     // What a client may key a cached list on: it changes only with the release.
     _meta: { 'tutor-nexus/release': SERVICE_VERSION },
   }));
@@ -93,15 +96,15 @@ export function buildMcpServer(args: {
     return server.projectCallToolResult(result, jsonSchemasOf(definition).output);
   });
 
-  if (surface.resources.length || surface.prompts.length) {
+  if (surface.resources.length || surface.prompts.length || surface.views?.length) {
     registerSurface(server, { registry, surface, complete: args.complete, services, principal, traceId, executeTool });
   }
   return server;
 }
 
-/** Every tool of an endpoint as tools/list answers it (a host's budget: ADR 0026). */
-export function listTools(registry: ToolRegistry) {
-  return registry.getAll().map((definition) => listedTool(definition, registry));
+/** Every tool of an endpoint as tools/list answers it (a host's budget: ADR 0026), each with its view's `_meta` where it has one (ADR 0038). */
+export function listTools(registry: ToolRegistry, viewMeta: Map<string, Record<string, unknown>> = new Map()) {
+  return registry.getAll().map((definition) => listedTool(definition, registry, { _meta: viewMeta.get(definition.name) }));
 }
 
 /**

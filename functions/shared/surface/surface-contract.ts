@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
 import type { Domain } from '../tools/define-tool.js';
+import type { ViewContract, ViewPages } from './view-contract.js';
 
 /**
  * What a completion of an argument draws from. `course-list` is a comma-separated list whose last
@@ -78,6 +79,10 @@ export function definePrompt<A extends z.ZodObject>(contract: PromptContract<A>)
 export interface Surface {
   resources: AnyResourceContract[];
   prompts: AnyPromptContract[];
+  /** MCP Apps views of tool results (`ui://` resources). */
+  views?: ViewContract[];
+  /** Where this deployment's built view pages come from (beside the bundle in AWS, built on first read locally). */
+  viewPages?: ViewPages;
 }
 
 const KEBAB = /^[a-z]+(-[a-z]+)*$/;
@@ -138,5 +143,7 @@ export function surfaceFor(surface: Surface, servedTools: Set<string>, domains: 
   return {
     resources: surface.resources.filter((r) => r.readsTools.every((tool) => servedTools.has(tool))),
     prompts: surface.prompts.filter((p) => domains.has(p.domain)),
+    // A view is served wherever a tool it renders is.
+    ...(surface.views ? { views: surface.views.filter((v) => v.tools.some((tool) => servedTools.has(tool))), viewPages: surface.viewPages } : {}),
   };
 }

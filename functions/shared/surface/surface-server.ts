@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Completer } from './completion.js';
 import { DOMAIN_ICONS } from './icons.js';
 import { findResource, templateVariables, type AnyResourceContract, type CompletionKind, type Surface } from './surface-contract.js';
+import { findView, readView, viewResources } from './view-server.js';
 
 /** An ErrorResponse from a tool a resource reads through. */
 export class ResourceReadError extends Error {
@@ -36,14 +37,14 @@ export function registerSurface(server: Server, serving: SurfaceServing): void {
   const text = <T>(value: T) => registry.servedText(value);
 
   server.setRequestHandler('resources/list', async () => ({
-    resources: surface.resources.filter((r) => !isTemplate(r)).map((r) => ({
+    resources: [...surface.resources.filter((r) => !isTemplate(r)).map((r) => ({
       uri: r.uriTemplate,
       name: r.name,
       title: r.title,
       description: text(r.description),
       mimeType: 'text/markdown',
       icons: DOMAIN_ICONS[r.domain],
-    })),
+    })), ...viewResources(surface, text)],
   }));
 
   server.setRequestHandler('resources/templates/list', async () => ({
@@ -59,6 +60,8 @@ export function registerSurface(server: Server, serving: SurfaceServing): void {
 
   server.setRequestHandler('resources/read', async (request) => {
     const { uri } = request.params;
+    const view = findView(surface, uri);
+    if (view) return readView(surface, view, registry.prefix);
     const found = findResource(surface, uri);
     if (!found) throw new ResourceNotFoundError(uri, `No resource at ${uri}.`);
     // The HTTP layer answers this with a 401 challenge first; this holds wherever a server is built without it.

@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
 import { definePrompt, defineResource, type AnyPromptContract, type AnyResourceContract } from '../../shared/surface/surface-contract.js';
+import { defineView, type ViewContract } from '../../shared/surface/view-contract.js';
 
 interface RuleDetails {
   rule: {
@@ -73,3 +74,15 @@ export const planMyTransferPrompt = definePrompt({
 
 export const transferResources: AnyResourceContract[] = [transferRuleResource];
 export const transferPrompts: AnyPromptContract[] = [planMyTransferPrompt];
+
+export const transferPlanView = defineView({
+  name: 'transfer-plan',
+  domain: 'transfer',
+  title: 'Transfer plan',
+  description:
+    'A tn_transfer_resolve result as a board: what each course earns under the plan with its credits, awards that wait on a condition or ' +
+    'on more courses of a bundle, courses that earn nothing, and a comparison of where else the same courses count.',
+  tools: ['transfer_resolve'],
+});
+
+export const transferViews: ViewContract[] = [transferPlanView];
