@@ -43,11 +43,13 @@ export type CourseSource = Omit<IndexedCourse, 'snippet'> & {
   corequisitesText?: string | null;
 };
 
+// The ranking as typed and similar(); the student-aware ranking's own weights are in student-ranking.ts.
 const PREFIX_FACTOR = 0.5;
 const FUZZY_FACTOR = 0.35;
 const MAX_PREFIX_TERMS = 200;
 const MAX_FUZZY_TERMS = 20;
 const SIMILAR_TERMS = 24;
+
 /**
  * The catalog's full-text index: BM25-weighted postings (code, title and description, boosted in
  * that order) in typed arrays, and a compact table of what a result shows. Built at ingestion and
