@@ -5,6 +5,7 @@ import { measureIndexLoad, measureIngestion, measureSearch, measureSearchRelevan
 import { measureColdStarts } from './cold-start.js';
 import { measureCompletion } from './completion.js';
 import { measureTransfer } from './transfer.js';
+import { measureTimetable, timetableRatios } from './timetable.js';
 import { startInstantProvider } from './instant-provider.js';
 import { measureSession } from './session.js';
 import { callOnce, measure, startBareSdkServer } from './protocol-overhead.js';
@@ -13,7 +14,7 @@ import { measureWebApp } from './web.js';
 import { measureStartup } from './startup.js';
 import { round, summarize } from './stats.js';
 
-// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only relevance|foundation|catalog|completion|transfer|session|web|startup]` (the script sets
+// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only relevance|foundation|catalog|timetable|completion|transfer|session|web|startup]` (the script sets
 // TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
 // against baselines measured in the same run, because absolute numbers depend on the machine.
 
@@ -128,6 +129,10 @@ try {
       },
       ingestion,
     });
+  }
+  if (runs('timetable')) {
+    const timetable = await measureTimetable(server.url, quick ? 30 : 200);
+    await report('timetable', { machine, ...timetable, baseline: { name: 'bare SDK server, trivial tool', latencyMs: baseline.latencyMs }, ratios: timetableRatios(timetable, baseline.latencyMs.p50) });
   }
   if (runs('completion')) {
     const completion = await measureCompletion(server.url, { samples: quick ? 300 : 2000, size: quick ? 20_000 : 100_000 });

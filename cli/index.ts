@@ -5,6 +5,7 @@ import { login, logout } from './login.js';
 import { paint, processIo, type Io } from './output.js';
 import { ask, cancel, draft, end, exportSession, history, importSession, sessions } from './session-commands.js';
 import { sync } from './sync-daemon.js';
+import { timetable } from './timetable-command.js';
 
 export const STUDENT_USAGE = `Student commands (TN_URL, default http://127.0.0.1:8787; TN_TOKEN or tn login):
   tn login [--url URL] [--no-browser]         sign in (OAuth, browser); --token-stdin keeps a token instead; tn logout
@@ -20,6 +21,8 @@ export const STUDENT_USAGE = `Student commands (TN_URL, default http://127.0.0.1
   tn search words… [--institution sfu] [--term 2026-spring]  search the course catalog
   tn course sfu:CMPT 225 [--term T] [--done CMPT 125 B MACM 101]   a course: grades, sections, prerequisite check
   tn transfer --from langara --to sfu CPSC 1160 CPSC 1181   transfer credit
+  tn timetable --term 2026-spring --institution sfu CMPT 225 MACM 201 [--not-before 10:00] [--days-off Fr] [--option N] [--ics file.ics]
+                                              a week that fits; --ics saves it for a calendar
 Most commands take --json for the tool's output as JSON.`;
 
 type Command = (args: string[], io: Io) => Promise<number>;
@@ -39,6 +42,7 @@ export const STUDENT_COMMANDS: Record<string, Command> = {
   search,
   course,
   transfer,
+  timetable,
 };
 
 /** Every command tn knows, the operator ones included, for "did you mean". */

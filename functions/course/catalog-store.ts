@@ -138,6 +138,7 @@ const COURSE_BUNDLE_TOOLS = [
   'tn_course_schedule',
   'tn_course_section_list',
   'tn_course_section_get',
+  'tn_course_timetable',
   'tn_course_grades',
   'tn_course_materials',
   'tn_course_equivalent_elsewhere',

@@ -13,6 +13,7 @@ import { searchTool } from './tools/search.js';
 import { sectionGetTool } from './tools/section-get.js';
 import { sectionListTool } from './tools/section-list.js';
 import { similarTool } from './tools/similar.js';
+import { timetableTool } from './tools/timetable.js';
 
 export const courseTools: AnyToolDefinition[] = [
   searchTool,
@@ -24,6 +25,7 @@ export const courseTools: AnyToolDefinition[] = [
   scheduleTool,
   sectionListTool,
   sectionGetTool,
+  timetableTool,
   similarTool,
   institutionsTool,
   equivalentElsewhereTool,

@@ -105,7 +105,8 @@ describe('langara-schedule', () => {
       credits: 3,
       instructors: ['Adolfina Miranda-Barrios'],
       meetings: [
-        { type: 'LEC', days: ['Mo'], startTime: '14:30', endTime: '17:20', room: 'A167', instructor: 'Adolfina Miranda-Barrios' },
+        // Undated weekly meetings run over the semester's class days (the file's header: 2023-01-04 to 2023-04-11).
+        { type: 'LEC', days: ['Mo'], startTime: '14:30', endTime: '17:20', startDate: '2023-01-04', endDate: '2023-04-11', room: 'A167', instructor: 'Adolfina Miranda-Barrios' },
         { type: 'LEC', days: [], room: 'WWW', instructor: 'Adolfina Miranda-Barrios' },
         { type: 'EXAM', days: ['Fr'], startTime: '08:30', endTime: '10:25', startDate: '2023-04-21', endDate: '2023-04-21', room: 'A167', instructor: 'Adolfina Miranda-Barrios' },
       ],

@@ -3,6 +3,7 @@ import { interceptLinks, useLocation } from './router.js';
 import { SearchPage } from './pages/search-page.js';
 import { CoursePage } from './pages/course-page.js';
 import { TransferPage } from './pages/transfer-page.js';
+import { TimetablePage } from './pages/timetable-page.js';
 import { TutorPage } from './pages/tutor-page.js';
 import { SettingsPage } from './pages/settings-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
@@ -11,6 +12,7 @@ import { useSyncedTheme } from './theme.js';
 const NAV = [
   ['/', 'Search'],
   ['/transfer', 'Transfer planner'],
+  ['/timetable', 'Timetable'],
   ['/tutor', 'Tutor'],
   ['/settings', 'Settings'],
 ] as const;
@@ -23,6 +25,8 @@ function page(url: URL) {
       return <SearchPage params={url.searchParams} />;
     case '/transfer':
       return <TransferPage params={url.searchParams} />;
+    case '/timetable':
+      return <TimetablePage params={url.searchParams} />;
     case '/tutor':
       return <TutorPage sessionId={url.searchParams.get('session')} />;
     case '/settings':

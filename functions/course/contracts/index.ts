@@ -13,6 +13,7 @@ import { searchContract } from './search.js';
 import { sectionGetContract } from './section-get.js';
 import { sectionListContract } from './section-list.js';
 import { similarContract } from './similar.js';
+import { timetableContract } from './timetable.js';
 
 /** The domain's tool contracts, in the order its tools are listed. */
 export const courseContracts: AnyToolContract[] = [
@@ -25,6 +26,7 @@ export const courseContracts: AnyToolContract[] = [
   scheduleContract,
   sectionListContract,
   sectionGetContract,
+  timetableContract,
   similarContract,
   institutionsContract,
   equivalentElsewhereContract,

@@ -10,6 +10,8 @@ const SemesterShape = z.object({
   datetime_retrieved: z.string().nullish(),
   year: z.union([z.number().int(), z.string()]),
   semester: z.union([z.number().int(), z.string()]),
+  courses_first_day: z.string().nullish(),
+  courses_last_day: z.string().nullish(),
   courses: z.array(z.unknown()),
 });
 
@@ -76,17 +78,26 @@ function instructorCell(input: string | null | undefined): string | undefined {
   return value && !/^\.?\s*TBA$/i.test(value) ? value : undefined;
 }
 
-function meeting(entry: z.infer<typeof ScheduleShape>): Meeting {
+/** The semester's first and last days of classes, from the file's header. */
+interface ClassDays {
+  first?: string;
+  last?: string;
+}
+
+function meeting(entry: z.infer<typeof ScheduleShape>, classDays: ClassDays): Meeting {
   const type = text(entry.type);
   const time = parseLangaraTime(entry.time);
+  const days = parseLangaraDays(entry.days);
+  // A weekly meeting the schedule leaves undated runs from the semester's first to its last day of classes.
+  const weekly = days.length > 0 && type !== 'Exam' && !text(entry.start) && !text(entry.end) && classDays.first && classDays.last;
   return {
     // The model requires a type; a blank one (the scraper allows " ") must not reject the section.
     type: type ? (MEETING_TYPES[type] ?? type) : 'OTHER',
-    days: parseLangaraDays(entry.days),
+    days,
     startTime: time?.[0],
     endTime: time?.[1],
-    startDate: text(entry.start),
-    endDate: text(entry.end),
+    startDate: weekly ? classDays.first : text(entry.start),
+    endDate: weekly ? classDays.last : text(entry.end),
     room: text(entry.room),
     instructor: instructorCell(entry.instructor),
   };
@@ -102,10 +113,10 @@ function seats(raw: z.infer<typeof SectionShape>): Section['seats'] {
   return { available: null, status: 'unknown', waitlist };
 }
 
-function section(raw: unknown, termId: string, yearSemester: string, context: AdapterContext, retrievedAt: string | undefined): Section {
+function section(raw: unknown, termId: string, yearSemester: string, context: AdapterContext, retrievedAt: string | undefined, classDays: ClassDays): Section {
   const entry = shape(SectionShape, raw);
   const code = courseCode(entry.subject, entry.course_code);
-  const meetings = entry.schedule.map(meeting);
+  const meetings = entry.schedule.map((item) => meeting(item, classDays));
   return {
     kind: 'section',
     institution: INSTITUTION,
@@ -142,11 +153,13 @@ function parse(raw: string, context: AdapterContext): AdapterOutput {
   const termId = parseTerm(yearSemester);
   if (!termId) return fileRejected(context, `not a Langara term: year ${year}, semester ${semester}`, raw).output;
   const retrievedAt = retrievedAtFrom(file.value.datetime_retrieved);
+  const isoDate = (value: string | null | undefined) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value.trim()) ? value.trim() : undefined);
+  const classDays = { first: isoDate(file.value.courses_first_day), last: isoDate(file.value.courses_last_day) };
   return combine(
     mapRecords(
       courses,
       (item) => `${yearSemester} ${field(item, 'crn')}`,
-      (item) => [section(item, termId, yearSemester, context, retrievedAt)],
+      (item) => [section(item, termId, yearSemester, context, retrievedAt, classDays)],
     ),
   );
 }
