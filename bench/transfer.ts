@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { measureParseCoverage } from '../functions/transfer/parse-coverage.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { measureParseCoverage, measureSuspiciousShapes } from '../functions/transfer/parse-coverage.js';
 import { parseBctgFile } from '../functions/transfer/bctg-adapters.js';
 import { resolveRules } from '../functions/transfer/resolve.js';
 import type { TransferRule } from '../functions/transfer/rule-model.js';
@@ -101,5 +102,15 @@ export async function measureTransfer(serverUrl: string, queries: number) {
     bareSdkTrivialMs: { name: 'bare SDK server, trivial tool, called in turn with the resolves (same machine state)', ...summarize(trivial) },
     storeRoundTripsPerResolve: { cold: coldRoundTrips, warm: warmRoundTrips },
     parseCoverage: (await measureParseCoverage()).map((f: any) => ({ file: f.file, rules: f.rules, fullyParsedShare: f.fullyParsedShare, awardsTypedShare: f.awardsTypedShare })),
+    suspiciousShapes: suspiciousShapes(),
   };
+}
+
+/** The suspicious-shape scan over every rule of the shipped files and of ../shared/data's (every BCTG file there), with a few examples each. */
+function suspiciousShapes() {
+  const dirs = ['data/sample/bctransferguide', '../shared/data/bctransferguide'].filter((dir) => existsSync(dir));
+  return dirs.flatMap((dir) => {
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.includes('search-from-response'));
+    return measureSuspiciousShapes({ dir, files }).map(({ dir: from, file, counts, examples }) => ({ dir: from, file, ...counts, examples: Object.fromEntries(Object.entries(examples).map(([k, v]) => [k, v.slice(0, 2)])) }));
+  });
 }

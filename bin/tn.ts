@@ -9,8 +9,11 @@ if (operator) {
 } else if (argv[0] && Object.hasOwn(STUDENT_COMMANDS, argv[0])) {
   process.exitCode = await runStudentCli(argv);
 } else if (argv[0] === undefined || ['help', '--help', '-h'].includes(argv[0])) {
+  // Asked for, the help is the answer (stdout, exit 0); tn alone is a usage error (stderr, exit 2).
   const { OPERATOR_USAGE } = await import('../local/cli.js');
-  console.error(`${STUDENT_USAGE}\n\nOperator ${OPERATOR_USAGE.replace(/^Usage/, 'usage')}`);
+  const help = `${STUDENT_USAGE}\n\nOperator ${OPERATOR_USAGE.replace(/^Usage/, 'usage')}\n`;
+  if (argv[0] === undefined) process.stderr.write(help);
+  else process.stdout.write(help);
   process.exitCode = argv[0] === undefined ? 2 : 0;
 } else {
   process.stderr.write(unknownCommand(argv[0]));

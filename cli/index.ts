@@ -1,4 +1,4 @@
-import { course, search, transfer } from './catalog-commands.js';
+import { course, search } from './catalog-commands.js';
 import type { Env } from './config.js';
 import { CliError } from './connection.js';
 import { login, logout } from './login.js';
@@ -6,6 +6,7 @@ import { paint, processIo, type Io } from './output.js';
 import { ask, cancel, draft, end, exportSession, history, importSession, sessions } from './session-commands.js';
 import { sync } from './sync-daemon.js';
 import { timetable } from './timetable-command.js';
+import { compare, transfer } from './transfer-commands.js';
 
 export const STUDENT_USAGE = `Student commands (TN_URL, default http://127.0.0.1:8787; TN_TOKEN or tn login):
   tn login [--url URL] [--no-browser]         sign in (OAuth, browser); --token-stdin keeps a token instead; tn logout
@@ -20,7 +21,8 @@ export const STUDENT_USAGE = `Student commands (TN_URL, default http://127.0.0.1
   tn sync [--watch] [--session ID]            print other devices' messages, mirror sessions to Markdown
   tn search words… [--institution sfu] [--term 2026-spring]  search the course catalog
   tn course sfu:CMPT 225 [--term T] [--done CMPT 125 B MACM 101]   a course: grades, sections, prerequisite check
-  tn transfer --from langara --to sfu CPSC 1160 CPSC 1181   transfer credit
+  tn transfer --from langara --to sfu CPSC 1160 CPSC 1181   transfer credit [--completed-on CPSC 1160=2019-12] [--program P]
+  tn compare --from langara CPSC 1150 MATH 1171    every receiver, ranked on one credit scale
   tn timetable --term 2026-spring --institution sfu CMPT 225 MACM 201 [--not-before 10:00] [--days-off Fr] [--option N] [--ics file.ics]
                                               a week that fits; --ics saves it for a calendar
 Most commands take --json for the tool's output as JSON.`;
@@ -42,6 +44,7 @@ export const STUDENT_COMMANDS: Record<string, Command> = {
   search,
   course,
   transfer,
+  compare,
   timetable,
 };
 

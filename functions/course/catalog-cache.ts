@@ -56,6 +56,11 @@ export class CatalogCache {
     return bundle;
   }
 
+  /** Whether a course's bundle is already read (or being read) for the current version: a caller counting store round trips asks. */
+  holds(institution: string, code: string): boolean {
+    return this.bundles.has(`${institution}:${code}`);
+  }
+
   /** Forces the next read to check the version (tests, and right after an ingestion in-process). */
   invalidate(): void {
     this.versionCheckedAt = 0;

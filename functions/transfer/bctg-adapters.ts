@@ -27,6 +27,8 @@ export interface BctgParseResult {
   rows: number;
   /** Rows folded into an earlier rule with the same ruleId (bundles are listed under each of their courses). */
   duplicatesMerged: number;
+  /** Institution names the rows state (API records), by slug: how ingestion names institutions Tutor Nexus has no entry for. */
+  names?: Map<string, string>;
   /** Paging of an `api-envelope` response. */
   page?: { currentPage: number; totalPages: number; totalAgreements: number; pageLength: number };
 }
@@ -156,6 +158,13 @@ function fromPdfRows(value: unknown, ingestedAt: string): BctgParseResult {
 
 function fromApiRecords(records: unknown[], ingestedAt: string): BctgParseResult {
   const rows: (RowInput | RejectedRow)[] = [];
+  const names = new Map<string, string>();
+  for (const raw of records) {
+    const r = raw as { SndrInstitutionCode?: unknown; SndrInstitutionName?: unknown; RcvrInstitutionCode?: unknown; RcvrInstitutionName?: unknown } | null;
+    for (const [code, name] of [[r?.SndrInstitutionCode, r?.SndrInstitutionName], [r?.RcvrInstitutionCode, r?.RcvrInstitutionName]]) {
+      if (typeof code === 'string' && typeof name === 'string' && name.trim()) names.set(institutionId(code), name.trim());
+    }
+  }
   for (const raw of records) {
     const parsed = ApiRecordSchema.safeParse(raw);
     if (!parsed.success) {
@@ -181,7 +190,7 @@ function fromApiRecords(records: unknown[], ingestedAt: string): BctgParseResult
       raw,
     });
   }
-  return collect(rows, ingestedAt);
+  return { ...collect(rows, ingestedAt), names };
 }
 
 function fromEnvelope(value: unknown, ingestedAt: string): BctgParseResult {

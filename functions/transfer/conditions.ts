@@ -1,12 +1,13 @@
 import * as z from 'zod/v4';
 import { normalizeCourseCode } from '../shared/catalog/course-ref.js';
-import type { AlternativeTarget, TransferRule } from './rule-model.js';
 
 /**
  * Conditions a transfer award depends on, typed from the rule's prose. A condition that is not
  * known to hold keeps its award out of the plan and is surfaced with what would make it hold.
+ * Prose that limits credit in words this module cannot type is a condition of type `other`: never
+ * taken as holding, so the plan never promises what the wording may forbid.
  */
-export const CONDITION_TYPES = ['prior-credit', 'program', 'minimum-grade', 'recency', 'taken-alone', 'taken-together', 'other'] as const;
+export const CONDITION_TYPES = ['prior-credit', 'program', 'minimum-grade', 'recency', 'taken-alone', 'taken-together', 'other', 'not-for-program', 'no-credit-with', 'with-course'] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
 
 export const TransferConditionSchema = z
@@ -16,15 +17,22 @@ export const TransferConditionSchema = z
       .describe(
         'prior-credit: the student already has credit for `courses` at the receiver; program: only for students in or admitted to `program`; ' +
           'minimum-grade: at least `grade` in the sending course; recency: taken within `years`; taken-alone: only when the other courses of the ' +
-          'subject are not also taken; taken-together: only when `count` of the listed courses are completed; other: any other "if"',
+          'subject (or `courses`) are not also taken; taken-together: only when `count` of the listed courses are completed; other: any other ' +
+          'wording that limits the credit (never taken as holding); not-for-program: the credit does not count in `program` (holds unless the ' +
+          'student says they are in it); no-credit-with: no credit alongside prior or concurrent credit in `subjects` or `courses`; ' +
+          'with-course: only together with one of the sending `courses`',
       ),
     text: z.string().describe('The condition as published'),
     appliesTo: z.string().describe('"rule", or the target it qualifies (its text), e.g. an alternative award'),
-    courses: z.array(z.string()).optional().describe('Receiving-institution course codes named by a prior-credit condition'),
-    program: z.string().optional().describe('Program or faculty named by a program condition'),
+    courses: z.array(z.string()).optional().describe('Course codes named by a prior-credit, taken-alone, no-credit-with or with-course condition'),
+    courseMatch: z.enum(['all', 'any']).optional().describe('prior-credit and with-course: whether all of `courses` are needed or any one ("A or B"); all when absent'),
+    program: z.string().optional().describe('Program or faculty named by a program or not-for-program condition'),
+    programs: z.array(z.string()).optional().describe('Each program named, when the condition names several ("for the BCom and BABC programs")'),
     grade: z.string().optional().describe('Minimum letter grade, e.g. "C" or "C-"'),
     years: z.number().optional().describe('Recency window in years'),
     count: z.number().int().optional().describe('How many courses a taken-together condition needs'),
+    subjects: z.array(z.string()).optional().describe('no-credit-with: subjects whose prior or concurrent credit rules the award out'),
+    negated: z.boolean().optional().describe('True when the award needs this condition NOT to hold (the main award beside "If …, credit will be …")'),
   })
   .describe('A condition a transfer award depends on');
 export type TransferCondition = z.infer<typeof TransferConditionSchema>;
@@ -40,147 +48,136 @@ export interface StudentFacts {
 export type ConditionStatus = 'holds' | 'fails' | 'unknown';
 
 const CODE = String.raw`(?:[A-Z]{2,5} )?[A-Z]{2,5}(?:_[A-Z])? \d{3,4}[A-Z]?`;
-const CODE_LIST = new RegExp(`${CODE}(?:\\s*(?:,|or|and|&)\\s*${CODE})*`);
+const CODE_LIST = new RegExp(`${CODE}(?:\\s*(?:,\\s*(?:or|and)?|or|and|&)\\s*(?:${CODE}|\\d{3,4}[A-Z]?\\b))*`);
 
-function codesIn(text: string): string[] {
+/** Course codes of the first list in the text; a bare number takes the subject before it ("LANG CHEM 2216, CHEM 2316 or 2416"). */
+export function codesIn(text: string): { codes: string[]; any: boolean } {
   const list = CODE_LIST.exec(text)?.[0] ?? '';
-  const codes = [...list.matchAll(new RegExp(CODE, 'g'))].map((m) => m[0].split(' ').slice(-2).join(' ').replace(/_[A-Z]$/, ''));
-  return [...new Set(codes.map((code) => normalizeCourseCode(code.replace(/_[A-Z](?= )/, '')) ?? code))];
+  const codes: string[] = [];
+  let subject = '';
+  for (const m of list.matchAll(new RegExp(`${CODE}|\\b\\d{3,4}[A-Z]?\\b`, 'g'))) {
+    const parts = m[0].split(' ');
+    if (parts.length > 1) subject = parts.at(-2)!.replace(/_[A-Z]$/, '');
+    const code = `${subject} ${parts.at(-1)}`;
+    codes.push(normalizeCourseCode(code) ?? code);
+  }
+  return { codes: [...new Set(codes)], any: /\bor\b/i.test(list) };
 }
+
+/** "for the BCom and BABC programs" → ["BCom", "BABC"]; "Biology and BCMB Majors" → ["Biology", "BCMB"]. */
+function programsIn(phrase: string): string[] {
+  const cleaned = phrase
+    .replace(/\b(?:the|students?|programs?|majors?|only|faculty of|school of|department of|faculties)\b/gi, ' ')
+    .replace(/"/g, ' ')
+    .replace(/\.$/, '')
+    .trim();
+  return cleaned
+    .split(/\s*(?:,|&|\band\b|\bor\b)\s*/i)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter((p) => p.length > 1);
+}
+
+const programCondition = (type: 'program' | 'not-for-program', phrase: string, base: { text: string; appliesTo: string }, negated = false): TransferCondition => {
+  const programs = programsIn(phrase);
+  return { type, ...base, program: programs.join(', ') || phrase.trim(), ...(programs.length > 1 ? { programs } : {}), ...(negated ? { negated } : {}) };
+};
+
+const PROGRAM_ONLY = [
+  /only if (?:the )?students? (?:is|are) (?:being )?(?:admitted|accepted) (?:in)?to (?:the )?(.+?)(?:\.|,|;|$)/i,
+  /^(?:only )?for (?:the )?(.+?) (?:programs?|students|majors?)(?: only)?\.?$/i,
+  /^for (.+?) only\.?$/i,
+  /^(?:for )?students (?:admitted|accepted|enrolled) (?:in)?to (?:the )?(.+?)\.?$/i,
+  /^\(([A-Za-z][A-Za-z. ]{0,30})\)$/,
+];
+const NOT_FOR_PROGRAM = [
+  /^(?:not|no credit) (?:for|in|towards?)(?: credit)?(?: (?:in|for|towards?))? (?:a |an |the )?(?:faculty of )?(.+?)\.?$/i,
+  /^(?:cannot|can ?not|may not) be used (?:for credit |as .+? )?(?:in|towards?|by) (?:the |a )?(.+?)\.?$/i,
+  /^credit for this course will not be counted towards (?:degree )?(?:programs? )?(?:in )?(.+?)\.?$/i,
+];
 
 /** Types one piece of condition prose; undefined when it is no condition on the award (a note, a restriction of use). */
 export function typeCondition(text: string, appliesTo: string): TransferCondition | undefined {
+  return typeConditions(text, appliesTo)[0];
+}
+
+/** Every condition one piece of prose states ("students in the NCBNP program who receive a minimum "C" grade": a program and a grade). */
+export function typeConditions(text: string, appliesTo: string): TransferCondition[] {
   const t = text.trim().replace(/\s+/g, ' ');
   const base = { text: t, appliesTo };
   if (/^(?:if|when) (?:the )?(?:student )?(?:already )?(?:has|have|had|received|obtained)? ?(?:credit )?(?:already )?(?:received |obtained )?(?:for )?/i.test(t) && /already|has credit|received credit|credit already/i.test(t)) {
-    const courses = codesIn(t);
-    if (courses.length) return { type: 'prior-credit', ...base, courses };
+    const { codes, any } = codesIn(t);
+    if (codes.length) return [{ type: 'prior-credit', ...base, courses: codes, ...(any && codes.length > 1 ? { courseMatch: 'any' as const } : {}) }];
   }
   if (/^if .+ already obtained/i.test(t)) {
-    const courses = codesIn(t);
-    if (courses.length) return { type: 'prior-credit', ...base, courses };
+    const { codes, any } = codesIn(t);
+    if (codes.length) return [{ type: 'prior-credit', ...base, courses: codes, ...(any && codes.length > 1 ? { courseMatch: 'any' as const } : {}) }];
   }
-  const admitted = /only if (?:the )?student is (?:being )?admitted (?:in)?to (?:the )?([A-Z][\w .&-]+?)(?:\.|,|;|$)/i.exec(t) ?? /^for ([A-Z][\w .&-]+?) students only/i.exec(t);
-  if (admitted) return { type: 'program', ...base, program: admitted[1]!.trim() };
-  const grade = /(?:must have|minimum (?:grade )?(?:of )?|grade of )\s*([A-D][+-]?) (?:or (?:better|higher) )?to transfer/i.exec(t) ?? /^(?:if|with) (?:a )?(?:minimum )?grade of ([A-D][+-]?)/i.exec(t);
-  if (grade) return { type: 'minimum-grade', ...base, grade: grade[1]!.toUpperCase() };
+  const noCreditWith = /^no (?:further )?credit (?:with|in conjunction with|together with|if (?:the )?student has|for students with) (.+?)\.?$/i.exec(t);
+  if (noCreditWith) {
+    const subjects = [...noCreditWith[1]!.matchAll(/\b(?:prior|concurrent|other)\b[^.]*?\b([A-Z]{2,5})\b(?= credit| course)/g)].map((m) => m[1]!);
+    const courses = [...noCreditWith[1]!.matchAll(/\b([A-Z]{2,5} \d{1,4}[A-Z]?)\b/g)].map((m) => m[1]!);
+    return [{ type: 'no-credit-with', ...base, ...(courses.length ? { courses } : {}), ...(subjects.length ? { subjects: [...new Set(subjects)] } : {}) }];
+  }
+  const withOne = /^(?:with|when taken with|if taken with) (?:one of |any of |either )?(.+)/i.exec(t);
+  if (withOne) {
+    const { codes, any } = codesIn(withOne[1]!);
+    if (codes.length) return [{ type: 'with-course', ...base, courses: codes, ...(any || /one of|any of|either/i.test(t) ? { courseMatch: 'any' as const } : {}) }];
+  }
+  const who = /^students? (?:in|entering|enrolled in|admitted (?:in)?to) (?:the |a )?(non-)?(.+?)(?: programs?)?(?: who (.+))?$/i.exec(t);
+  if (who) {
+    const found = [programCondition('program', who[2]!, base, Boolean(who[1]))];
+    const grade = who[3] && /minimum "?([A-D][+-]?)"? grade|grade of "?([A-D][+-]?)"?/i.exec(who[3]);
+    if (grade) found.push({ type: 'minimum-grade', ...base, grade: (grade[1] ?? grade[2])!.toUpperCase() });
+    return found;
+  }
+  for (const pattern of PROGRAM_ONLY) {
+    const match = pattern.exec(t);
+    if (match) return [programCondition('program', match[1]!, base)];
+  }
+  // A grade needed to use the credit as a prerequisite is a note (isApplicabilityNote); one needed for the credit is a condition.
+  const grade = /\b(?:must have|minimum|min\.|grade of|requires? (?:a )?)\s*(?:grade\s+)?(?:of\s+)?"?([A-D][+-]?)"?(?=[\s."]|$)/.exec(t) ?? /\b"?([A-D][+-]?)"? or (?:better|higher)\b/.exec(t);
+  if (grade && !/requisite|to use as|for use as/i.test(t)) return [{ type: 'minimum-grade', ...base, grade: grade[1]!.toUpperCase() }];
+  const companion = /^(?:credit )?(?:only )?(?:if|when) (?:taken|completed) (?:with|together with|concurrently with) (.+)|^must be (?:taken|completed) (?:with|together with|concurrently with) (.+)/i.exec(t);
+  if (companion) {
+    const { codes, any } = codesIn(companion[1] ?? companion[2]!);
+    if (codes.length) return [{ type: 'with-course', ...base, courses: codes, ...(any ? { courseMatch: 'any' as const } : {}) }];
+  }
   const recency = /within (?:the (?:last|past) )?(\d+) years/i.exec(t);
-  if (recency && /\bif\b|only|must|completed|taken/i.test(t)) return { type: 'recency', ...base, years: Number(recency[1]) };
-  if (/^if taken alone|no credit if (?:taken alone|.+ is taken by itself)/i.test(t)) return { type: 'taken-alone', ...base };
+  if (recency && /\bif\b|only|must|completed|taken|provided/i.test(t)) return [{ type: 'recency', ...base, years: Number(recency[1]) }];
+  // "No credit if taken alone" / "if LANG MATH 1273 is taken by itself": credit only with the other courses of the bundle.
+  if (/^no credit if (?:taken alone|.+ is taken (?:by itself|alone))/i.test(t)) return [{ type: 'taken-together', ...base, count: 2 }];
+  if (/^if taken alone/i.test(t)) return [{ type: 'taken-alone', ...base }];
   const together = /^if any (two|three|2|3) of these courses are completed/i.exec(t);
-  if (together) return { type: 'taken-together', ...base, count: { two: 2, three: 3 }[together[1]!.toLowerCase()] ?? Number(together[1]) };
-  if (/^(?:if|only if|when)\b/i.test(t)) return { type: 'other', ...base };
-  return undefined;
+  if (together) return [{ type: 'taken-together', ...base, count: { two: 2, three: 3 }[together[1]!.toLowerCase()] ?? Number(together[1]) }];
+  for (const pattern of NOT_FOR_PROGRAM) {
+    const match = pattern.exec(t);
+    // A course code is no program ("No credit in conjunction with LANG X" is typed above).
+    if (match && !/\b(?:prerequisite|requirement|elective|core|breadth|way of knowing)/i.test(match[1]!) && !codesIn(match[1]!).codes.length) return [programCondition('not-for-program', match[1]!, base)];
+  }
+  if (/^(?:if|only if|when|provided|unless)\b/i.test(t)) return [{ type: 'other', ...base }];
+  return [];
 }
 
 /**
- * Statements about how transferred credit may be used, not conditions on receiving it ("Not for
- * credit in Science", "Cannot be used for credit in B.Com program", "May be taken more than once …").
- * They are typed as such: kept in the rule's condition text, never blocking the award.
+ * Statements about how transferred credit may be used, not conditions on receiving it ("Counts as a
+ * lab credit for BA", "Meets the English requirement", "Prerequisite for UVIC MATH 330A", "Students
+ * are warned …"). They are kept in the rule's condition text and never block the award.
  */
 const APPLICABILITY = [
-  /^(?:not|cannot|can ?not|does not|do not|will not|may not be used)\b.*\b(?:credit|count|counted|used|satisfy|meet|requirement|program|degree|major)/i,
-  /^(?:may be taken more than once|can be used|counts? (?:as|towards)|satisfies|meets|please note|see transfer notes|credit transferred at|intended for|open to)/i,
-  /^(?:students (?:in|with) .+ (?:may|should|must) )|requirement/i,
+  /^(?:does not|do not|will not|not to|cannot|can ?not|may not|must)\b.*\b(?:satisfy|meet|fulfil+|apply|qualify|count(?:ed)?|use as|prerequisites?|requirements?|core|breadth|way of knowing)\b/i,
+  /^(?:may be taken more than once|can be used|may be used|counts? (?:as|towards)|satisf(?:y|ies)|meets|fulfil+s?|will (?:fulfil+|qualify|meet|satisfy|count)|eligible as|prerequisite for|substitute for|can substitute|please\b|see\b|note\b|credit transferred at|intended for|open to|students are (?:warned|advised)|literature waiver|waiver|may take\b|may be assigned|credit may be granted in|no lab credit|with lab|not a lab science|studio credit|\(category|\(not to be used|.* see (?:an? )?(?:academic )?advis[eo]r)/i,
+  /^(?:students (?:in|with) .+ (?:may|should|must) )|requirements?\b/i,
+  /^(?:otherwise|no credit for (?:all )?other)\b/i,
 ];
 
 export function isApplicabilityNote(sentence: string): boolean {
-  const t = sentence.trim();
+  const t = sentence.trim().replace(/^\*+/, '');
   return !/^(?:if|only if|when)\b/i.test(t) && APPLICABILITY.some((pattern) => pattern.test(t));
 }
 
-const GRADE_ORDER = ['F', 'D', 'D+', 'C-', 'C', 'C+', 'B-', 'B', 'B+', 'A-', 'A', 'A+'];
+/** Words by which prose limits or conditions credit; such prose, untyped, is a condition of type `other`. */
+const LIMITING = /\b(?:no credit|not (?:open|eligible|granted|awarded|given|available)|only|unless|provided|must|requires?|required|max(?:imum)?|at most|cannot|can ?not|may not|will not|precludes?|exclud\w*|once|if|when|without|except|granted if)\b/i;
 
-/** Whether a condition holds for what the caller told us; `unknown` when we were not told. */
-export function evaluateCondition(condition: TransferCondition, facts: StudentFacts, usedCourses: string[]): ConditionStatus {
-  switch (condition.type) {
-    case 'prior-credit':
-      return condition.courses!.every((code) => facts.completedAtTarget.has(code)) ? 'holds' : 'unknown';
-    case 'program': {
-      if (!facts.program) return 'unknown';
-      const [a, b] = [facts.program.toLowerCase(), condition.program!.toLowerCase()];
-      return a.includes(b) || b.includes(a) ? 'holds' : 'fails';
-    }
-    case 'minimum-grade': {
-      const grades = usedCourses.map((code) => facts.grades.get(code));
-      if (grades.some((g) => g === undefined)) return 'unknown';
-      const min = GRADE_ORDER.indexOf(condition.grade!);
-      return grades.every((g) => GRADE_ORDER.indexOf(g!.toUpperCase()) >= min) ? 'holds' : 'fails';
-    }
-    default:
-      return 'unknown';
-  }
-}
-
-/** What the caller could tell us, or the student could do, to make a condition hold. */
-export function wouldHoldIf(condition: TransferCondition): string {
-  switch (condition.type) {
-    case 'prior-credit': return `the student already has credit for ${condition.courses!.join(' and ')} at the receiving institution (pass them in completedAtTarget)`;
-    case 'program': return `the student is in or admitted to ${condition.program} (pass program)`;
-    case 'minimum-grade': return `the student earned ${condition.grade} or better in the sending course (pass grades)`;
-    case 'recency': return `the course was completed within ${condition.years} years; confirm with the receiving institution`;
-    case 'taken-alone': return 'the course is taken on its own, as the condition describes; confirm with the receiving institution';
-    case 'taken-together': return `${condition.count} of the listed courses are completed`;
-    default: return `"${condition.text}" is true; confirm with the receiving institution`;
-  }
-}
-
-export interface RuleConditions {
-  /** Conditions on the whole award: not known to hold, the rule stays out of the plan. */
-  rule: TransferCondition[];
-  /** Conditions on one target or alternative award. */
-  targets: Map<AlternativeTarget, TransferCondition>;
-  /** Prose awarding further or other credit under a condition ("If credit already received for X, credit will be Y (2)"). */
-  conditionalAwards: TransferCondition[];
-}
-
-const AWARDS_CREDIT = /\(\d+(?:\.\d+)?\)/;
-
-const memo = new WeakMap<TransferRule, RuleConditions>();
-
-/**
- * The typed conditions of a rule: on the whole rule (condition prose, or an "if" note on its only
- * award), or on one alternative award ("… or SFU ASC 2XX (3), if student already has credit for SFU
- * ASC 202" qualifies the alternative, not the rule).
- */
-export function conditionsOf(rule: TransferRule): RuleConditions {
-  let found = memo.get(rule);
-  if (found) return found;
-  found = { rule: [], targets: new Map(), conditionalAwards: [] };
-  const lastAlternative = rule.targets.length === 1 ? rule.targets[0]!.alternatives?.at(-1)?.at(-1) : undefined;
-  for (const sentence of splitSentences(rule.conditionText ?? '')) {
-    const typed = typeCondition(sentence, 'rule');
-    if (!typed) continue;
-    if (AWARDS_CREDIT.test(sentence)) {
-      found.conditionalAwards.push({ ...typed, appliesTo: 'conditional award' });
-      continue;
-    }
-    const trailing = lastAlternative && /^if\b/i.test(sentence) && rule.rawDetail.includes(`${lastAlternative.text}, ${sentence.split(/[.;]/)[0]}`);
-    if (trailing) found.targets.set(lastAlternative, { ...typed, appliesTo: lastAlternative.text });
-    else found.rule.push(typed);
-  }
-  for (const target of rule.targets) {
-    const onTarget = target.note ? typeCondition(target.note, target.text) : undefined;
-    // An "if" note on an award stands for the whole rule when the rule awards nothing else.
-    if (onTarget) (rule.targets.length === 1 && !target.alternatives ? found.rule : []).push(onTarget);
-    if (onTarget && (rule.targets.length > 1 || target.alternatives)) found.targets.set(target, onTarget);
-    for (const set of target.alternatives ?? []) {
-      for (const alternative of set) {
-        const typed = alternative.note ? typeCondition(alternative.note, alternative.text) : undefined;
-        if (typed) found.targets.set(alternative, typed);
-      }
-    }
-  }
-  found.rule = dedupe(found.rule);
-  memo.set(rule, found);
-  return found;
-}
-
-function splitSentences(text: string): string[] {
-  return text.split(/(?<=[.;])\s+(?=[A-Z(])|;\s*/).map((s) => s.trim()).filter(Boolean);
-}
-
-function dedupe(conditions: TransferCondition[]): TransferCondition[] {
-  const seen = new Set<string>();
-  return conditions.filter((c) => !seen.has(`${c.type}|${c.text.replace(/\.$/, '')}`) && seen.add(`${c.type}|${c.text.replace(/\.$/, '')}`));
+export function limitsCredit(sentence: string): boolean {
+  return LIMITING.test(sentence) && !isApplicabilityNote(sentence);
 }

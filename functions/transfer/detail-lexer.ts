@@ -3,14 +3,14 @@ import { findInstitution } from '../shared/catalog/institutions.js';
 
 export interface Token { kind: 'word' | 'credits' | 'punct'; text: string; start: number; end: number; credits?: number }
 export interface Ref { inst?: string; subject: string; num: string; lev: boolean; credits?: number; from: number; to: number }
-export interface Code { code: string; credits?: number; ref?: Ref; foreign: boolean }
+export interface Code { code: string; credits?: number; ref?: Ref; foreign: boolean; /** Institution slug, written or carried from the code before. */ inst?: string }
 export type Parsed<T> = { value: T; to: number } | undefined;
 
 const LEXEME = /\s+|\(\s*(\d+(?:\.\d+)?)\s*\)|([A-Za-z0-9_]+(?:['\u2019][A-Za-z]+)?)|(\S)/y;
 export const UPPER = /^[A-Z]{2,5}$/;
 export const SUBJECT = /^[A-Z]{2,5}(?:_[A-Z])?$/;
 /** Course numbers (190A), level wildcards (1XX, 2XXX, XXX, XX1), UBC year levels (1st) and SFU named generics (1ARTHIS). */
-export const NUMBER = /^(?:\d{3,4}[A-Z]{0,2}|\dX{2,3}|X{3,4}|X{1,2}\d|\d(?:st|nd|rd|th)|\d[A-Z]{3,})$/;
+export const NUMBER = /^(?:\d{3,4}[A-Z]{0,2}|\dX{2,3}|\dX\d{1,2}|X{3,4}|X{1,2}\d|\d(?:st|nd|rd|th)|\d[A-Z]{3,})$/;
 export const COURSE_NUMBER = /^\d{3,4}[A-Z]{0,2}$/;
 export const ELECTIVE_SUBJECTS = new Set(['ELEV', 'ELEC', 'UNSP']);
 export const AREA: Record<string, string> = { sci: 'B-Sci', hum: 'B-Hum', soc: 'B-Soc' };
@@ -18,7 +18,6 @@ export const AREA: Record<string, string> = { sci: 'B-Sci', hum: 'B-Hum', soc: '
 export const AFTER_DESIGNATION = new Set(['or', 'for', 'if', 'student', 'students', 'instead', 'and']);
 /** Function words: a clause containing one is prose, not a short area label like "Visual Arts Studio". */
 export const STOP = new Set(['an', 'as', 'at', 'be', 'by', 'can', 'cannot', 'credit', 'credits', 'do', 'does', 'for', 'from', 'if', 'in', 'is', 'are', 'may', 'must', 'no', 'not', 'note', 'of', 'on', 'only', 'or', 'please', 'see', 'take', 'taken', 'than', 'that', 'the', 'this', 'to', 'will', 'with', 'student', 'students', 'granted', 'used', 'counts', 'meets']);
-export const PRECLUSION_LEADS = [['precludes', 'credit', 'for'], ['precludes'], ['excluding'], ['excludes'], ['exclude'], ['may', 'not', 'receive', 'credit', 'for'], ['may', 'not', 'take'], ['credit', 'cannot', 'also', 'be', 'obtained', 'for'], ['students', 'precluded', 'from', 'taking']];
 
 export function lex(text: string, instCodes: string[]): Token[] {
   const tokens: Token[] = [];

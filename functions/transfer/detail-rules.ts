@@ -1,10 +1,10 @@
 import { institutionId } from '../shared/catalog/institutions.js';
-import { COURSE_NUMBER, PRECLUSION_LEADS, STOP, codeOf, type Code, type Parsed } from './detail-lexer.js';
+import { COURSE_NUMBER, STOP, codeOf, type Parsed } from './detail-lexer.js';
 import { isApplicabilityNote, typeCondition } from './conditions.js';
-import { TargetGrammar } from './detail-targets.js';
-import type { AlternativeTarget, ParsedRule, SourceCourse } from './rule-model.js';
+import { ClauseGrammar } from './detail-clauses.js';
+import { PARSER_VERSION, type AlternativeTarget, type ParsedRule, type SourceCourse } from './rule-model.js';
 
-export class DetailParser extends TargetGrammar {
+export class DetailParser extends ClauseGrammar {
   private readonly alternativeAwards: AlternativeTarget[][] = [];
   private readonly exemptions = new Set<string>();
   private readonly preclusions = new Set<string>();
@@ -13,72 +13,70 @@ export class DetailParser extends TargetGrammar {
   private condition: { start: number; end: number } | undefined;
 
   // ---- clauses after the award
-  private codeList(i: number): Parsed<Code[]> {
-    const codes: Code[] = [];
-    let j = i;
-    let subject: string | undefined;
-    const bare = (k: number) => subject !== undefined && /^\d{3,4}[A-Z]?$/.test(this.word(k) ?? '');
-    for (;;) {
-      const ref = this.refAt(j);
-      if (ref && COURSE_NUMBER.test(ref.num) && !ref.lev) {
-        const foreign = ref.inst !== undefined && institutionId(ref.inst) !== this.receiver;
-        codes.push({ code: codeOf(ref.subject, ref.num), credits: ref.credits, ref, foreign });
-        [subject, j] = [ref.subject, ref.to];
-      } else if (bare(j)) codes.push({ code: codeOf(subject!, this.word(j++)!), foreign: false }); // "BIOL_V 111, 121"
-      else break;
-      const sep = this.isPunct(j, ',&/') || this.isWords(j, 'and') ? 1 : 0;
-      if (!sep || !(this.refAt(j + 1) || bare(j + 1))) break;
-      j += sep;
-    }
-    return { value: codes, to: j };
-  }
+  private previousCondition: { start: number; end: number } | undefined;
 
   private markCondition(from: number, to: number) {
+    this.previousCondition = this.condition;
     const [start, end] = [this.tokens[from]!.start, this.tokens[to - 1]!.end];
     this.condition = { start: Math.min(start, this.condition?.start ?? start), end: Math.max(end, this.condition?.end ?? end) };
   }
 
-  /** "Exempt UBCV BIOL 111, UBCV BIOL 121", "Exemption VIU ECON 305 (0)", "Exempt from … 111, 121", bare "Exemption". */
+  /**
+   * "Exempt UBCV BIOL 111, UBCV BIOL 121", "Exemption VIU ECON 305 (0)", "Exempt from … 111, 121", bare "Exemption", "Waive A & B for
+   * Civil Engineering students only" (an exemption under a condition, which keeps it).
+   */
   private exemption(i: number): number | undefined {
-    if (!/^(exempt|exemption|waive|waives)$/.test(this.lower(i))) return undefined;
-    const lead = this.isWords(i + 1, 'credit', 'for') ? 3 : this.isWords(i + 1, 'from') || this.isWords(i + 1, 'for') ? 2 : 1;
-    const list = this.codeList(i + lead)!;
-    if (!list.value.length) {
+    const star = this.isPunct(i, '*') ? 1 : 0; // "*Waive TWU HKIN 342"
+    if (!/^(exempt|exemption|waive|waives)$/.test(this.lower(i + star))) return undefined;
+    const at = i + star;
+    const lead = this.isWords(at + 1, 'credit', 'for') ? 3 : this.isWords(at + 1, 'from') || this.isWords(at + 1, 'for') ? 2 : 1;
+    const list = this.codeList(at + lead);
+    if (!list.value.codes.length) {
       const zero = this.targets.filter((t) => t.kind === 'course' && t.credits === 0);
-      if (lead > 1 || !zero.length || !(i + 1 >= this.tokens.length || this.isPunct(i + 1, ',.;'))) return undefined;
+      if (star || lead > 1 || !zero.length || !(at + 1 >= this.tokens.length || this.isPunct(at + 1, ',.;'))) return undefined;
       zero.forEach((t) => (t.kind = 'exemption'));
-      return i + 1;
+      return at + 1;
     }
-    if (this.isWords(list.to, 'or')) return undefined; // "waives A or B": which one is not stated
-    const own = list.value.filter((c) => !c.foreign);
-    own.forEach((c) => (c.credits === 0 && c.ref ? this.pushTargets([{ ...this.target(c.ref), kind: 'exemption' }]) : this.exemptions.add(c.code)));
-    if (own.every((c) => c.credits === 0) && (list.to >= this.tokens.length || this.isPunct(list.to, ',.;&'))) return list.to;
     const end = this.sentenceEnd(i);
+    this.markCondition(i, end);
+    // "waives A or B": which one is not stated, so nothing is typed as exempted; the sentence stays in the condition.
+    if (list.value.or) return end;
+    const own = list.value.codes.filter((c) => !c.foreign);
+    const qualifier = this.isWords(list.to, 'for') || this.isWords(list.to, 'if') ? this.slice(list.to, this.sentenceEnd(list.to, true)) : undefined;
+    if (qualifier) {
+      const targets = own.map((c) => (c.ref ? { ...this.target(c.ref), kind: 'exemption' as const, credits: 0 } : { kind: 'exemption' as const, institution: this.receiver, code: c.code, subject: c.code.split(' ')[0], number: c.code.split(' ')[1], credits: 0, text: c.code }));
+      this.conditionalAwards.push({ targets, condition: qualifier.replace(/[.;,]$/, ''), mode: 'exemption' });
+      return end;
+    }
+    own.forEach((c) => (c.credits === 0 && c.ref ? this.pushTargets([{ ...this.target(c.ref), kind: 'exemption' }]) : this.exemptions.add(c.code)));
+    if (!star && own.every((c) => c.credits === 0) && (list.to >= this.tokens.length || this.isPunct(list.to, ',.;&'))) {
+      this.condition = this.previousCondition;
+      return list.to;
+    }
+    return end;
+  }
+
+  /** Sentences that limit credit across a plan: exclusivity, preclusions, caps, repeatable courses. */
+  private constraint(i: number): number | undefined {
+    const end = this.sentenceEnd(i);
+    if (end <= i) return undefined;
+    const typed = this.repeatable(i, end) || this.cap(i, end) || this.oneOf(i, end, this.preclusions) || this.precludes(i, end, this.preclusions);
+    if (!typed) return undefined;
     this.markCondition(i, end);
     return end;
   }
 
-  /** "Precludes credit for …", "Excludes UBCO HIST 214/224", "Credit is permitted for only one of A, B or C". */
-  private preclusion(i: number): number | undefined {
+  /** Another outcome rather than more of the award: an award named for a program, or qualified after "X, if …;". */
+  private outcome(i: number, afterSemicolon: boolean): number | undefined {
+    const end = this.programAlternative(i) ?? this.qualifiedAlternative(i, afterSemicolon);
+    if (end !== undefined) this.markCondition(i, end);
+    return end;
+  }
+
+  /** Awards under a condition written as prose. */
+  private conditional(i: number): number | undefined {
     const end = this.sentenceEnd(i);
-    const lead = PRECLUSION_LEADS.find((words) => this.isWords(i, ...words));
-    const phrase = (...words: string[]) => this.tokens.slice(i, end).some((_, k) => this.isWords(i + k, ...words));
-    let codes: Code[] = [];
-    if (lead) codes = this.codeList(i + lead.length)!.value;
-    else if (/^(credit|students)$/.test(this.lower(i)) && (phrase('one', 'of') || phrase('for', 'both'))) {
-      for (let k = i; k < end; k++) {
-        const list = this.refAt(k) ? this.codeList(k)! : undefined;
-        if (list) {
-          codes = [...codes, ...list.value];
-          k = Math.max(k, list.to - 1);
-        }
-      }
-    } else return undefined;
-    const awarded = new Set(this.targets.flatMap((t) => [t.code, ...(t.alternatives ?? []).flat().map((a) => a.code)]));
-    // "Only one of A, B or C" precludes the others of an awarded one; when none of them is awarded it precludes nothing.
-    const applies = lead !== undefined || codes.some((c) => awarded.has(c.code));
-    // In "only one of" lists a code without institution is usually the sender's ("FINA 2150"), so it needs one.
-    for (const c of codes) if (applies && !c.foreign && !awarded.has(c.code) && (lead || c.ref?.inst)) this.preclusions.add(c.code);
+    if (end <= i || !this.proseConditionalAward(i, end)) return undefined;
     this.markCondition(i, end);
     return end;
   }
@@ -104,6 +102,8 @@ export class DetailParser extends TargetGrammar {
     this.markCondition(i, end);
     const sentence = this.slice(i, end);
     if (sentence && !typeCondition(sentence, 'rule') && !isApplicabilityNote(sentence)) this.untyped.push(sentence);
+    // A waiver names courses with credits without awarding them.
+    if (/\bwaive[rsd]?\b|\bexempt/i.test(sentence)) return end;
     for (let k = i; k < end; k++) {
       const ref = this.refAt(k);
       if (ref?.credits !== undefined && ref.to <= end) {
@@ -116,7 +116,12 @@ export class DetailParser extends TargetGrammar {
 
   private clause(i: number): number {
     const amp = this.isPunct(i, '&') ? 1 : 0;
-    if (amp || this.refAt(i)?.credits !== undefined) {
+    // After a sentence or a ";", a course with credit starts another outcome or prose, never more of this award.
+    const separator = this.tokens[i - 1]?.kind === 'punct' ? this.tokens[i - 1]!.text : '';
+    const newSentence = separator === ';' || (separator === '.' && this.endsSentence(i - 1));
+    const outcome = amp ? undefined : this.outcome(i, separator === ';');
+    if (outcome !== undefined) return outcome;
+    if (amp || (this.refAt(i)?.credits !== undefined && !newSentence)) {
       const more = this.award(i + amp);
       if (more) {
         this.pushTargets(more.value);
@@ -139,10 +144,10 @@ export class DetailParser extends TargetGrammar {
     const d = this.designationsAt(i);
     if (d) {
       const scoped = this.targets.filter((t) => d.value.scope === 'all' || t.code === d.value.scope);
-      (scoped.length && d.value.scope ? scoped : this.last ? [this.last] : []).forEach((t) => this.designate(t, d.value.list));
+      (scoped.length && d.value.scope ? scoped : (this.last ? [this.last] : [])).forEach((t) => this.designate(t, d.value.list));
       return d.to;
     }
-    return this.exemption(i) ?? this.preclusion(i) ?? this.label(i) ?? this.prose(i);
+    return this.exemption(i) ?? this.constraint(i) ?? this.conditional(i) ?? this.label(i) ?? this.prose(i);
   }
 
   // ---- whole expression
@@ -177,6 +182,8 @@ export class DetailParser extends TargetGrammar {
     const eq = this.tokens.findIndex((t) => t.kind === 'punct' && t.text === '=');
     const src = eq >= 0 ? this.sources(0, eq) : undefined;
     if (eq >= 0 && !src) this.fragments.push(this.slice(0, eq) || '=');
+    const { subject, number } = this.ctx.sourceCourse;
+    this.sourceCodes = src?.value.courses.map((c) => c.code) ?? [codeOf(subject.replace(/_[A-Z]$/, '').toUpperCase(), String(number))];
     let i = eq + 1;
     const award = this.isWords(i, 'no', 'credit') || this.isWords(i, 'individual', 'assessment') ? undefined : this.award(i);
     if (this.isWords(i, 'no', 'credit')) i = this.special('no-credit', i, i + 2);
@@ -232,6 +239,8 @@ export class DetailParser extends TargetGrammar {
       fullyParsed: this.fragments.length === 0 && this.untyped.length === 0 && this.targets.every((t) => t.kind !== 'unparsed'),
       unparsedFragments: this.fragments,
       untypedConditions: this.untyped,
+      ...this.parsedExtras(awarded),
+      parserVersion: PARSER_VERSION,
     };
   }
 }

@@ -16,6 +16,8 @@ export class TargetGrammar {
   protected readonly receiver: string;
   protected readonly targets: TransferTarget[] = [];
   protected last: AlternativeTarget | undefined;
+  /** Designation lists that follow a target after commas (", Q/B-Sci, Q"): they may cover a whole bundle, one list per course in order. */
+  private readonly commaGroups = new WeakMap<object, string[][]>();
 
   constructor(protected readonly text: string, protected readonly ctx: DetailContext) {
     this.tokens = lex(text, [bctgCode(ctx.receiver), bctgCode(ctx.sender)]);
@@ -46,17 +48,19 @@ export class TargetGrammar {
 
   // ---- course references and targets
   protected refAt(i: number): Ref | undefined {
-    const [a = '', b = '', c = ''] = [this.word(i), this.word(i + 1), this.word(i + 2)];
+    const [a = '', b = ''] = [this.word(i), this.word(i + 1)];
     let inst: string | undefined;
     let j = i;
     const swapped = this.tokens[i + 2]?.kind === 'credits' && NUMBER.test(this.word(i + 3) ?? ''); // "UVIC GEOG (1.5) 1XX"
-    if (UPPER.test(a) && SUBJECT.test(b) && (NUMBER.test(c) || swapped)) [inst, j] = [a, i + 1];
-    else if (!(SUBJECT.test(a) && NUMBER.test(b))) return undefined;
+    // "EC ENGL 1 lev (3)": a one-digit level is a number only before "lev".
+    const number = (k: number) => NUMBER.test(this.word(k) ?? '') || (/^\d$/.test(this.word(k) ?? '') && this.isWords(k + 1, 'lev'));
+    if (UPPER.test(a) && SUBJECT.test(b) && (number(i + 2) || swapped)) [inst, j] = [a, i + 1];
+    else if (!(SUBJECT.test(a) && number(i + 1))) return undefined;
     const subject = this.word(j)!.replace(/_[A-Z]$/, '');
     let credits = this.tokens[j + 1]?.credits;
     j += credits === undefined ? 1 : 2;
     const num = this.word(j)!;
-    const lev = /^\d00$/.test(num) && this.isWords(j + 1, 'lev');
+    const lev = /^\d(?:00)?$/.test(num) && this.isWords(j + 1, 'lev');
     j += lev ? 2 : 1;
     if (credits === undefined && this.tokens[j]?.kind === 'credits') credits = this.tokens[j++]!.credits;
     return { inst, subject, num, lev, credits, from: i, to: j };
@@ -104,16 +108,20 @@ export class TargetGrammar {
     const prefixed = /^exempt(ion)?$/.test(this.lower(i));
     const ref = this.refAt(prefixed ? i + 1 : i);
     if (!ref || ref.credits === undefined || (prefixed && ref.credits !== 0)) return undefined;
+    // A course of another institution (the sender's, in a trailing sentence) is never something this receiver awards.
+    if (ref.inst !== undefined && institutionId(ref.inst) !== this.receiver) return undefined;
     let j = ref.to;
     const designations: string[] = [];
     let exempt = prefixed;
     let note: string | undefined;
+    const groups: string[][] = [];
     for (;;) {
       const sep = this.isPunct(j, ',-') ? 1 : 0;
       const d = this.designationsAt(j + sep);
       const comma = this.isPunct(j, ',') ? 1 : 0;
       if (d?.value.scope) break; // "B-Hum for PHIL 100 only" is a clause about several targets
       if (d) {
+        if (comma && designations.length === groups.flat().length) groups.push(d.value.list);
         designations.push(...d.value.list);
         j = d.to;
       } else if (ref.credits === 0 && /^exempt(ion)?$/.test(this.lower(j + comma)) && !this.refAt(j + comma + 1)) [j, exempt] = [j + comma + 1, true];
@@ -125,6 +133,7 @@ export class TargetGrammar {
     }
     const target = this.target(ref, i, j);
     if (designations.length) this.designate(target, designations);
+    if (groups.length) this.commaGroups.set(target, groups);
     if (exempt && target.kind === 'course') target.kind = 'exemption';
     return { value: note ? { ...target, note } : target, to: j };
   }
@@ -157,9 +166,23 @@ export class TargetGrammar {
       const k = amp ? j + amp : this.isPunct(j, ',') && this.refAt(j + 1)?.credits !== undefined ? j + 1 : -1;
       next = k >= 0 ? parse(k) : undefined;
     }
+    const endsAward = !this.isPunct(j, '&') && !(this.isPunct(j, ',') && this.isPunct(j + 1, '&'));
+    // "SFU PHYS 121 (3) & SFU PHYS 133 (1), Q/B-Sci, Q": one designation list per course, in order.
+    const last = items.at(-1)!;
+    if (items.length > 1 && endsAward && this.commaGroups.has(last) && items.slice(0, -1).every((item) => !item.designations)) {
+      const groups = [...this.commaGroups.get(last)!];
+      let k = j;
+      for (let d = this.isPunct(k, ',') ? this.designationsAt(k + 1) : undefined; d && !d.value.scope; d = this.isPunct(k, ',') ? this.designationsAt(k + 1) : undefined) {
+        groups.push(d.value.list);
+        k = d.to;
+      }
+      if (groups.length === items.length) {
+        items.forEach((item, index) => (item.designations = [...groups[index]!]));
+        return { value: items, to: k };
+      }
+    }
     // "SFU PHYS 121 (3) & SFU PHYS 133 (1), Q/B-Sci": a designation closing a bundle of specific courses of one
     // subject, none with its own, covers them all ("CMPT 125 (3) & CMPT 1XX (3), Q" keeps Q on the generic credit).
-    const endsAward = !this.isPunct(j, '&') && !(this.isPunct(j, ',') && this.isPunct(j + 1, '&'));
     const shared = items.length > 1 && endsAward ? items.at(-1)!.designations : undefined;
     const oneSubjectCourses = items.every((item) => item.kind === 'course' && (item.credits ?? 0) > 0 && item.subject === items[0]!.subject);
     if (shared && oneSubjectCourses && items.slice(0, -1).every((item) => !item.designations)) items.forEach((item) => this.designate(item, shared));

@@ -34,6 +34,18 @@ export const MatchSchema = z.object({
     .optional()
     .describe('Typed conditions of the award, evaluated against completedAtTarget, program and grades'),
   warnings: z.array(z.string()).optional().describe('Plausibility problems, e.g. an award larger than what is sent'),
+  award: z
+    .object({
+      basis: z
+        .enum(['conditional', 'partial', 'situational'])
+        .describe('conditional: an award the wording gives under a condition that holds; partial: what part of a bundle earns; situational: one of two awards whose conditions are each other\'s opposite applies, so the smaller credit is certain'),
+      targets: z.array(z.object({ text: z.string(), kind: z.string(), code: z.string().optional(), credits: z.number().nullable() })).describe('What is awarded (situational: the awards either of which applies)'),
+      credits: z.number().nullable().describe('Credits this award gives (targetCredits)'),
+      because: z.string().describe('The wording that gives it'),
+    })
+    .optional()
+    .describe('The award that applies when it is not `targets`: e.g. "SFU CMPT 104 (2)" for a student who already has SFU CMPT 102'),
+  checkedOn: z.string().optional().describe('The date the rule was checked in force on: when the courses it uses were completed (completedOn), else asOfDate'),
 });
 export type MatchOutput = z.infer<typeof MatchSchema>;
 
@@ -56,6 +68,17 @@ export function matchOutput(match: Match): MatchOutput {
     confidenceFactors: match.confidenceFactors,
     conditions: match.conditions,
     warnings: match.warnings,
+    ...(match.award
+      ? {
+          award: {
+            basis: match.award.basis,
+            targets: match.award.outcomes.flatMap((o) => o.targets).map((t) => ({ text: t.text, kind: t.kind, ...(t.code ? { code: t.code } : {}), credits: t.credits })),
+            credits: match.award.credits,
+            because: match.award.outcomes.map((o) => o.text).join(' | '),
+          },
+        }
+      : {}),
+    checkedOn: match.checkedOn,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys } from '../shared/store/keys.js';
 import { ruleSummary, type RuleSummary } from './match-output.js';
-import { inForce } from './resolve.js';
+import { dateFor, inForce } from './rule-span.js';
 import type { TransferRule } from './rule-model.js';
 import { pairRules, type RoundTrips } from './transfer-store.js';
 
@@ -49,18 +49,21 @@ export async function nearMissesFor(args: {
   uncovered: string[];
   rules: TransferRule[];
   asOf: string;
+  /** When each given course was completed: its rules are checked on that date. */
+  completedOn?: Map<string, string>;
   /** Reads the pair's rules for codes from its indexes; absent when the pair has none (then a Query per subject). */
   readIndexed?: (codes: string[]) => Promise<TransferRule[]>;
   trips: RoundTrips;
 }): Promise<NearMiss[]> {
   const { sender, receiver, asOf } = args;
-  const own = (code: string) => args.rules.filter((r) => r.sourceCourses.some((c) => c.code === code) && !inForce(r, asOf)).sort(byContent);
+  const on = (code: string) => dateFor([code], asOf, args.completedOn);
+  const own = (code: string) => args.rules.filter((r) => r.sourceCourses.some((c) => c.code === code) && !inForce(r, on(code))).sort(byContent);
   const needSimilar = args.uncovered.filter((code) => own(code).length === 0);
   const candidates = await similarCandidates(args, needSimilar);
   return args.uncovered.map((code) => {
     const ended = own(code);
     if (ended.length) return { course: `${sender}:${code}`, reason: 'not-in-force' as const, suggestions: ended.map(ruleSummary), confidence: 0.4 };
-    const similar = candidates.filter((r) => inForce(r, asOf) && r.sourceCourses.some((c) => similarCode(c.code, code))).sort(byContent);
+    const similar = candidates.filter((r) => inForce(r, on(code)) && r.sourceCourses.some((c) => similarCode(c.code, code))).sort(byContent);
     return similar.length
       ? { course: `${sender}:${code}`, reason: 'similar-code' as const, suggestions: similar.slice(0, 5).map(ruleSummary), confidence: 0.3 }
       : { course: `${sender}:${code}`, reason: 'no-rule' as const, suggestions: [], confidence: 0.2 };

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBctgFile, type BctgFormat } from './bctg-adapters.js';
+import { scanRules, type ScanCounts } from './rule-scan.js';
 
 /**
  * How much of the BC Transfer Guide sample data the detail parser types completely. Used by the
@@ -52,5 +53,31 @@ export function measureParseCoverage(options: { dir?: string; files?: string[] }
       awardsTypedShare: result.rules.length ? awardsTyped / result.rules.length : 0,
       unparsed,
     };
+  });
+}
+
+const LANGARA_CATALOGUE = fileURLToPath(new URL('../../data/sample/langara/catalogue.json', import.meta.url));
+
+/** Credits per course of the shipped Langara catalogue (what PDF-format Langara rows leave out). */
+export function shippedCatalogueCredits(): (institution: string, code: string) => number | undefined {
+  const courses = (JSON.parse(readFileSync(LANGARA_CATALOGUE, 'utf8')) as { courses: { subject: string; course_code: number; credits: number }[] }).courses;
+  const credits = new Map(courses.filter((c) => c.credits > 0).map((c) => [`${c.subject} ${c.course_code}`, c.credits]));
+  return (institution, code) => (institution === 'langara' ? credits.get(code) : undefined);
+}
+
+export interface SuspiciousShapes {
+  dir: string;
+  file: string;
+  counts: ScanCounts;
+  examples: Record<string, string[]>;
+}
+
+/** The suspicious-shape scan (rule-scan.ts) over every rule of each BC Transfer Guide file in a directory. */
+export function measureSuspiciousShapes(options: { dir?: string; files?: string[] } = {}): SuspiciousShapes[] {
+  const dir = options.dir ?? SAMPLE_DIR;
+  const catalogue = shippedCatalogueCredits();
+  return (options.files ?? BCTG_SAMPLE_FILES).map((file) => {
+    const { rules } = parseBctgFile(readFileSync(join(dir, file), 'utf8'), new Date().toISOString());
+    return { dir, file, ...scanRules(rules, catalogue) };
   });
 }

@@ -10,28 +10,36 @@ export function explainPlan(resolution: Resolution): string {
   const awardedBy = new Map(resolution.plan.overlaps.filter((o) => o.awardedBy).map((o) => [o.target, o.awardedBy!]));
   const byId = new Map(resolution.exact.map((m) => [m.rule.ruleId, m]));
   const name = (ruleId: string) => (byId.get(ruleId) ? `"${describe(byId.get(ruleId)!)}"` : ruleId);
-  lines.push(`The plan transfers ${resolution.plan.totalCredits} credits${resolution.plan.optimal ? ', the most possible' : ' (the search stopped early; a better plan may exist)'} with each course used once and each specific course awarded once.`);
+  const limiting = resolution.plan.constraints.filter((c) => c.limitedPlan);
+  lines.push(
+    `The plan transfers ${resolution.plan.totalCredits} credits${resolution.plan.optimal ? ', the most possible' : ' (the search stopped early; a better plan may exist)'} with each course used once, each specific course awarded once${limiting.length ? ' and every limit the wording sets respected' : ''}.`,
+  );
+  for (const constraint of limiting) lines.push(`The wording limits the plan: "${constraint.text}"`);
   for (const match of resolution.exact) {
     const chosen = planned.get(match.rule.ruleId);
     if (chosen) {
-      lines.push(`Chose ${describe(match)} for ${chosen.consumes.join(' + ')}: ${chosen.credits} credits.`);
+      const taken = chosen.awards ? ` (${chosen.basis === 'partial' ? 'what part of the bundle earns' : chosen.basis === 'situational' ? 'whichever of its awards applies' : chosen.basis === 'conditional' ? 'the award its condition gives' : 'an alternative it offers'}: ${chosen.awards.join(' & ')})` : '';
+      lines.push(`Chose ${describe(match)}${taken} for ${chosen.consumes.join(' + ')}: ${chosen.credits} credits.`);
       continue;
     }
     const takenCourse = match.usedCourses.find((code) => consumedBy.has(code));
     const takenTarget = match.rule.targets.find((t) => t.code && awardedBy.get(`${t.institution}:${t.code}`) && awardedBy.get(`${t.institution}:${t.code}`) !== match.rule.ruleId);
+    const limit = limiting.find((c) => (c.side === 'sending' ? c.courses.some((code) => match.usedCourses.includes(code)) : c.courses.some((code) => match.rule.targets.some((t) => t.code === code))) || c.ruleIds.includes(match.rule.ruleId));
     const reason = match.warnings.length
       ? match.warnings[0]
       : !match.targetCredits
         ? 'it awards no credit'
         : takenTarget
           ? `${takenTarget.code} is already awarded by ${name(awardedBy.get(`${takenTarget.institution}:${takenTarget.code}`)!)}`
-          : takenCourse
-            ? `${takenCourse} counts towards ${name(consumedBy.get(takenCourse)!)}, which transfers more (or more specific) credit`
-            : 'another combination transfers more credit';
+          : limit
+            ? `the wording allows no more: "${limit.text}"`
+            : takenCourse
+              ? `${takenCourse} counts towards ${name(consumedBy.get(takenCourse)!)}, which transfers more (or more specific) credit`
+              : 'another combination transfers more credit';
     lines.push(`Left out ${describe(match)}: ${reason}.`);
   }
   for (const match of resolution.conditional) {
-    const open = match.conditions.filter((c) => c.status !== 'holds').map((c) => c.wouldHoldIf);
+    const open = [...new Set(match.conditions.filter((c) => c.status !== 'holds').map((c) => `${c.wouldHoldIf}${c.status === 'fails' ? ' (it does not, from what was said)' : ''}`))];
     lines.push(`Not counted: ${describe(match)}, until ${open.join('; and ')}.`);
   }
   if (resolution.noCredit.length) lines.push(`No credit: ${resolution.noCredit.map(describe).join('; ')}.`);

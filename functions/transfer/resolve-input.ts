@@ -48,3 +48,27 @@ export function studentFacts(args: { completedAtTarget?: string[]; program?: str
     grades: new Map(Object.entries(args.grades ?? {}).map(([course, grade]) => [code(course) ?? course, grade.toUpperCase()])),
   };
 }
+
+export const CompletedOnInput = z
+  .record(z.string().min(3).max(64), z.string().regex(/^\d{4}-(?:0[1-9]|1[0-2])(?:-\d{2})?$/, 'an RFC 3339 full-date like "2010-12-15" or a year-month like "2010-12"'))
+  .optional()
+  .describe(
+    'When each sending course was completed, e.g. { "POLI 1250": "2010-12" }: each course resolves against the agreements in force on its own date ' +
+      '(a year-month means its last day; a bundle uses the date its last course was completed). Courses without one use asOfDate.',
+  );
+
+/** The completion dates as ISO dates per normalised code, or BAD_REQUEST naming the entry that is no course given or no real date. */
+export function readCompletedOn(input: Record<string, string> | undefined, codes: string[]): Map<string, string> | undefined {
+  if (!input) return undefined;
+  const dates = new Map<string, string>();
+  for (const [course, value] of Object.entries(input)) {
+    const field = `completedOn.${course}`;
+    const code = courseCodeInput(course, field);
+    if (!codes.includes(code)) throw DomainError.invalid(`completedOn names ${course}, which is not among sourceCourses.`, [{ field, message: 'not one of sourceCourses' }]);
+    const [year, month, day] = value.split('-').map(Number) as [number, number, number | undefined];
+    const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    if (day !== undefined && (day < 1 || day > last)) throw DomainError.invalid(`completedOn.${course} is not a real date: ${value}.`, [{ field, message: 'no such day' }]);
+    dates.set(code, `${value.slice(0, 7)}-${String(day ?? last).padStart(2, '0')}`);
+  }
+  return dates;
+}

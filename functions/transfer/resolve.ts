@@ -1,11 +1,36 @@
-import { conditionsOf, evaluateCondition, wouldHoldIf, type ConditionStatus, type StudentFacts, type TransferCondition } from './conditions.js';
-import { optimisePlan, type PlanOption } from './plan.js';
+import type { ConditionStatus, StudentFacts, TransferCondition } from './conditions.js';
+import { evaluateCondition, wouldHoldIf } from './condition-status.js';
+import { creditScaleOf } from '../shared/catalog/institutions.js';
+import { conditionsOf, ruleOutcomes, targetChoices, type Outcome } from './outcomes.js';
+import { planOf, type Plan } from './plan-options.js';
 import { targetSignature } from './rule-identity.js';
-import type { TransferRule, TransferTarget } from './rule-model.js';
+import { currentReading } from './rule-reread.js';
+import type { TransferRule } from './rule-model.js';
+import { dateFor, inForce, sendingSide } from './rule-span.js';
+
+export { inForce } from './rule-span.js';
 
 export interface EvaluatedCondition extends TransferCondition {
   status: ConditionStatus;
   wouldHoldIf: string;
+}
+
+export interface EvaluatedOutcome {
+  outcome: Outcome;
+  status: ConditionStatus;
+  /** Whether the given courses are enough for it (a partial award needs `count` of the bundle). */
+  covered: boolean;
+}
+
+/**
+ * The award that applies, when it is not the main award: an award under a condition that holds, what
+ * part of a bundle earns, or (situational) either of two awards whose conditions are each other's
+ * opposite ("HIST 1XX (3); HIST 2XX for the AA program"): the credit is certain, which course is not.
+ */
+export interface AppliedAward {
+  basis: 'conditional' | 'partial' | 'situational';
+  outcomes: Outcome[];
+  credits: number | null;
 }
 
 export interface Match {
@@ -20,13 +45,10 @@ export interface Match {
   confidenceFactors: { provenance: number; age: number; parse: number; completeness: number; plausibility: number };
   conditions: EvaluatedCondition[];
   warnings: string[];
-}
-
-export interface PlannedRule {
-  ruleId: string;
-  /** The given courses this rule consumes in the plan (a choice rule takes only what it needs). */
-  consumes: string[];
-  credits: number;
+  outcomes: EvaluatedOutcome[];
+  award?: AppliedAward;
+  /** The date the rule was checked in force on: when its courses were completed, or the resolve's date. */
+  checkedOn: string;
 }
 
 export interface Resolution {
@@ -39,33 +61,24 @@ export interface Resolution {
   conditional: Match[];
   /** Exact matches in force at the same time for the same courses that award different things. */
   conflicts: { courses: string[]; ruleIds: string[] }[];
-  plan: {
-    ruleIds: string[];
-    totalCredits: number;
-    optimal: boolean;
-    rules: PlannedRule[];
-    /** Specific receiving courses more than one exact match awards: the plan awards each once. */
-    overlaps: { target: string; ruleIds: string[]; awardedBy: string | null }[];
-  };
+  plan: Plan;
+}
+
+export interface ResolveOptions {
+  /** When each sending course was completed (YYYY-MM-DD): its rules are those in force then; other courses use the resolve's date. */
+  completedOn?: Map<string, string>;
+  /** Credits of sending courses in their institution's catalogue, for rules whose rows state none (PDF exports). */
+  sendingCredits?: Map<string, number>;
 }
 
 const sum = (values: (number | null)[]) => (values.some((v) => v === null) ? null : values.reduce<number>((a, b) => a + (b ?? 0), 0));
 
-export function inForce(rule: { effectiveStart: string; effectiveEnd: string | null }, asOf: string): boolean {
-  return rule.effectiveStart <= asOf && (rule.effectiveEnd === null || rule.effectiveEnd >= asOf);
-}
 
-/** An award this many times what the rule takes in is taken for an error in the source (a "4 or 4 = 8" typo). */
+/** An award this many times what the rule takes in (on a common scale) is taken for an error in the source (a "4 or 4 = 8" typo). */
 const IMPLAUSIBLE_RATIO = 1.5;
 
 const NO_FACTS: StudentFacts = { completedAtTarget: new Set(), grades: new Map() };
 
-/** The rule's sending side: courses always required, and an optional "any N of" choice. */
-function sendingSide(rule: TransferRule) {
-  const codes = [...new Set(rule.sourceCourses.map((c) => c.code))];
-  const choice = rule.sourceChoice;
-  return { codes, required: choice ? codes.filter((code) => !choice.from.includes(code)) : codes, choice };
-}
 
 /** Which of a rule's source courses the student has, what it still needs, and how much of it is there. */
 function coverage(rule: TransferRule, given: Set<string>) {
@@ -103,77 +116,136 @@ function confidenceOf(rule: TransferRule, asOf: string, completeness: number, aw
   return { confidence, confidenceFactors: { provenance, age: round(age), parse, completeness: round(completeness), plausibility } };
 }
 
-function evaluated(conditions: TransferCondition[], facts: StudentFacts, used: string[], rule: TransferRule): EvaluatedCondition[] {
-  return conditions.map((condition) => {
-    // "No credit if taken alone" qualifies the single course, never a bundle that is given whole.
-    const status = condition.type === 'taken-alone' && rule.sourceCourses.length > 1 ? 'holds' : evaluateCondition(condition, facts, used);
-    return { ...condition, status, wouldHoldIf: wouldHoldIf(condition) };
-  });
+/** Credits a rule takes in: the smallest `count` (or all required plus the smallest choice), from the row or the catalogue. */
+function sentCredits(rule: TransferRule, catalogue: Map<string, number> | undefined, count?: number): { credits: number | null; fromCatalogue: boolean } {
+  const { required, choice, codes } = sendingSide(rule);
+  let fromCatalogue = false;
+  const credits = (code: string) => {
+    const stated = rule.sourceCourses.find((c) => c.code === code)?.credits ?? null;
+    if (stated !== null) return stated;
+    const known = catalogue?.get(code);
+    if (known !== undefined) fromCatalogue = true;
+    return known ?? null;
+  };
+  const smallest = (list: string[], n: number) => {
+    const values = list.map(credits);
+    return values.some((v) => v === null) ? null : (values as number[]).sort((a, b) => a - b).slice(0, n).reduce((a, b) => a + b, 0);
+  };
+  if (count !== undefined) return { credits: smallest(codes, count), fromCatalogue };
+  const fixed = sum(required.map(credits));
+  if (!choice) return { credits: fixed, fromCatalogue };
+  const options = smallest(choice.from, choice.count);
+  return { credits: fixed === null || options === null ? null : fixed + options, fromCatalogue };
 }
 
-function toMatch(rule: TransferRule, given: Set<string>, asOf: string, facts: StudentFacts): Match {
+function evaluateAll(conditions: TransferCondition[], facts: StudentFacts, given: Set<string>, used: string[]): EvaluatedCondition[] {
+  if (!conditions.length) return [];
+  return conditions.map((condition) => ({ ...condition, status: evaluateCondition(condition, facts, { given, used }), wouldHoldIf: wouldHoldIf(condition) }));
+}
+
+/** All must hold; or (`any`) one must: the status of a set of conditions. */
+const statusOf = (conditions: Pick<EvaluatedCondition, 'status'>[], any = false): ConditionStatus =>
+  any
+    ? conditions.some((c) => c.status === 'holds') ? 'holds' : conditions.some((c) => c.status === 'unknown') ? 'unknown' : 'fails'
+    : conditions.some((c) => c.status === 'fails') ? 'fails' : conditions.every((c) => c.status === 'holds') ? 'holds' : 'unknown';
+
+const conditionKey = (c: TransferCondition) => `${c.type}|${c.negated ? '!' : ''}|${c.text}|${c.appliesTo}`;
+
+/**
+ * Two awards whose only open conditions are each other's opposite ("HIST 1XX (3)" unless in the AA program; "HIST 2XX" in it):
+ * one of them applies whatever the fact is, so the smaller credit is certain.
+ */
+function situational(outcomes: EvaluatedOutcome[], evaluated: Map<Outcome, EvaluatedCondition[]>): AppliedAward | undefined {
+  const main = outcomes.find((o) => o.outcome.kind === 'main');
+  if (!main?.covered || main.status !== 'unknown') return undefined;
+  const open = (o: EvaluatedOutcome) => evaluated.get(o.outcome)!.filter((c) => c.status !== 'holds');
+  for (const other of outcomes) {
+    if (other.outcome.mode !== 'instead' || other.status !== 'unknown' || !other.covered) continue;
+    const [a, b] = [open(main), open(other)];
+    const opposite = a.length === b.length && a.every((c) => b.some((d) => d.type === c.type && d.text === c.text && Boolean(d.negated) !== Boolean(c.negated)));
+    if (opposite && main.outcome.credits !== null && other.outcome.credits !== null) {
+      return { basis: 'situational', outcomes: [main.outcome, other.outcome], credits: Math.min(main.outcome.credits, other.outcome.credits) };
+    }
+  }
+  return undefined;
+}
+
+function toMatch(rule: TransferRule, given: Set<string>, checkedOn: string, facts: StudentFacts, options: ResolveOptions): Match {
   const { used, missing, completeness } = coverage(rule, given);
-  const typed = conditionsOf(rule);
-  const conditions = evaluated([...typed.rule, ...typed.targets.values(), ...typed.conditionalAwards], facts, used, rule);
-  const sourceCredits = sum(rule.sourceCourses.filter((c) => used.includes(c.code)).map((c) => c.credits));
-  const targetCredits = sum(rule.targets.map((t) => t.credits));
-  const sent = sentCredits(rule);
+  const evaluated = new Map<Outcome, EvaluatedCondition[]>();
+  const typedConditions = conditionsOf(rule);
+  // The main award holds only if each of its targets can be taken: itself or an alternative whose condition holds.
+  const choices = typedConditions.targets.size
+    ? targetChoices(rule).map((options) => statusOf(options.map((o) => (o.condition ? evaluateAll([o.condition], facts, given, used)[0]! : { status: 'holds' as const })), true))
+    : [];
+  const targetsStatus: ConditionStatus = choices.includes('fails') ? 'fails' : choices.every((s) => s === 'holds') ? 'holds' : 'unknown';
+  const outcomes = ruleOutcomes(rule).map((outcome): EvaluatedOutcome => {
+    const conditions = evaluateAll(outcome.conditions, facts, given, used);
+    evaluated.set(outcome, conditions);
+    const covered = outcome.kind === 'partial' ? used.length >= outcome.count! : missing.length === 0;
+    const status = statusOf(conditions);
+    return { outcome, status: outcome.kind === 'main' && status === 'holds' ? targetsStatus : status, covered };
+  });
+  const holding = outcomes.filter((o) => o.covered && o.status === 'holds' && o.outcome.credits !== null);
+  const main = outcomes[0]!;
+  const best = holding.find((o) => o === main) ?? [...holding].sort((a, b) => (b.outcome.credits ?? 0) - (a.outcome.credits ?? 0))[0];
+  const award: AppliedAward | undefined =
+    best && best !== main ? { basis: best.outcome.kind === 'partial' ? 'partial' : 'conditional', outcomes: [best.outcome], credits: best.outcome.credits } : best ? undefined : situational(outcomes, evaluated);
+  // Every condition the rule states, once: on the main award, on awards under a condition, on alternatives and exemptions.
+  const others = [...typedConditions.targets.values(), ...typedConditions.conditionalAwards.filter((c) => c.appliesTo.startsWith('exemption') || c.appliesTo === 'conditional award')];
+  const typed = [...evaluated.values(), others.length ? evaluateAll(others, facts, given, used) : []].flat();
+  const seen = new Set<string>();
+  const conditions = typed.filter((c) => !seen.has(conditionKey(c)) && Boolean(seen.add(conditionKey(c))));
+  const scale = creditScaleOf(rule.receiverInstitution).factor / creditScaleOf(rule.senderInstitution).factor;
+  const awarded = award ? award.credits : best ? best.outcome.credits : main.outcome.credits;
+  const sent = sentCredits(rule, options.sendingCredits, award?.basis === 'partial' ? award.outcomes[0]!.count : undefined);
   const warnings: string[] = [];
-  const ratio = sent && targetCredits !== null ? targetCredits / sent : 1;
+  const ratio = sent.credits && awarded !== null ? (awarded * scale) / sent.credits : 1;
   if (ratio > 1 + 1e-9) {
-    warnings.push(
-      ratio > IMPLAUSIBLE_RATIO
-        ? `awards ${targetCredits} credits for ${sent} sent, likely an error in the source; left out of the plan`
-        : `awards ${targetCredits} credits for ${sent} sent (a credit conversion, or an error in the source)`,
-    );
+    const what = `awards ${awarded} ${creditScaleOf(rule.receiverInstitution).unit} for ${sent.credits} credits sent${sent.fromCatalogue ? ' (sending credits from its catalogue or other rows)' : ''}`;
+    warnings.push(ratio > IMPLAUSIBLE_RATIO ? `${what}, likely an error in the source; left out of the plan` : `${what} (a credit conversion, or an error in the source)`);
   }
   return {
     rule,
     usedCourses: used,
-    missingCourses: missing,
-    sourceCredits,
-    targetCredits,
-    ...confidenceOf(rule, asOf, missing.length ? completeness : 1, ratio),
+    missingCourses: award?.basis === 'partial' ? [] : missing,
+    sourceCredits: sum(rule.sourceCourses.filter((c) => used.includes(c.code)).map((c) => c.credits ?? options.sendingCredits?.get(c.code) ?? null)),
+    targetCredits: awarded,
+    ...confidenceOf(rule, checkedOn, missing.length && award?.basis !== 'partial' ? completeness : 1, ratio),
     conditions,
     warnings,
+    outcomes,
+    ...(award ? { award } : {}),
+    checkedOn,
   };
 }
 
-/** Credits a rule takes in: all required courses plus the smallest `count` of a choice (unknown when any is unstated). */
-function sentCredits(rule: TransferRule): number | null {
-  const { required, choice } = sendingSide(rule);
-  const credits = (code: string) => rule.sourceCourses.find((c) => c.code === code)?.credits ?? null;
-  const fixed = sum(required.map(credits));
-  if (!choice) return fixed;
-  const options = choice.from.map(credits);
-  if (fixed === null || options.some((c) => c === null)) return null;
-  return fixed + (options as number[]).sort((a, b) => a - b).slice(0, choice.count).reduce((a, b) => a + b, 0);
-}
 
 /** Set semantics throughout: the answer never depends on the order of the given courses or of the rules. */
-export function resolveRules(rules: TransferRule[], givenCodes: string[], asOf: string, facts: StudentFacts = NO_FACTS): Resolution {
+export function resolveRules(rules: TransferRule[], givenCodes: string[], asOf: string, facts: StudentFacts = NO_FACTS, options: ResolveOptions = {}): Resolution {
   const given = new Set(givenCodes);
   const lists = { exact: [] as Match[], partial: [] as Match[], noCredit: [] as Match[], individualAssessment: [] as Match[], conditional: [] as Match[] };
   const seen = new Set<string>();
-  for (const rule of rules) {
-    if (seen.has(rule.ruleId) || !inForce(rule, asOf)) continue;
-    seen.add(rule.ruleId);
-    const match = toMatch(rule, given, asOf, facts);
-    if (match.usedCourses.length === 0) continue;
-    if (match.missingCourses.length) lists.partial.push(match);
+  for (const stored of rules) {
+    if (seen.has(stored.ruleId)) continue;
+    seen.add(stored.ruleId);
+    const rule = currentReading(stored);
+    const used = sendingSide(rule).codes.filter((code) => given.has(code));
+    if (used.length === 0) continue;
+    const checkedOn = dateFor(used, asOf, options.completedOn);
+    if (!inForce(rule, checkedOn)) continue;
+    const match = toMatch(rule, given, checkedOn, facts, options);
+    const certain = match.outcomes.some((o) => o.covered && o.status === 'holds') || match.award?.basis === 'situational';
+    const partialCovered = match.outcomes.some((o) => o.outcome.kind === 'partial' && o.covered);
+    if (match.missingCourses.length && !partialCovered) lists.partial.push(match);
     else if (rule.kind === 'no-credit') lists.noCredit.push(match);
     else if (rule.kind === 'individual-assessment') lists.individualAssessment.push(match);
-    else if (blockingConditions(match).length) lists.conditional.push(match);
-    else lists.exact.push(match);
+    else if (certain) lists.exact.push(match);
+    else lists.conditional.push(match);
   }
   for (const list of Object.values(lists)) sortByContent(list);
-  return { ...lists, conflicts: conflictsOf(lists.exact), plan: planOf(lists.exact, givenCodes, facts) };
-}
-
-/** Conditions on the whole award that are not known to hold (conditions on alternatives only narrow the choice). */
-export function blockingConditions(match: Match): EvaluatedCondition[] {
-  const onRule = new Set(conditionsOf(match.rule).rule.map((c) => c.text));
-  return match.conditions.filter((c) => onRule.has(c.text) && c.status !== 'holds');
+  const considered = [...lists.exact, ...lists.partial, ...lists.conditional, ...lists.noCredit, ...lists.individualAssessment];
+  return { ...lists, conflicts: conflictsOf(lists.exact), plan: planOf({ exact: lists.exact, considered, givenCodes, facts, asOf, completedOn: options.completedOn }) };
 }
 
 /**
@@ -198,61 +270,4 @@ function conflictsOf(exact: Match[]): Resolution['conflicts'] {
   return [...bySet]
     .filter(([, matches]) => new Set(matches.map((m) => targetSignature(m.rule.targets))).size > 1)
     .map(([key, matches]) => ({ courses: key.split('+'), ruleIds: matches.map((m) => m.rule.ruleId) }));
-}
-
-const SPECIFICITY: Partial<Record<TransferTarget['kind'], number>> = { course: 2, generic: 1, elective: 0 };
-
-/** Every way a match can enter the plan: a choice rule once per subset of the members it needs. */
-function optionsOf(match: Match, index: Map<string, number>, facts: StudentFacts): PlanOption[] {
-  const credits = Math.round((match.targetCredits ?? 0) * 100);
-  if (credits <= 0 || match.confidenceFactors.plausibility < 0.5) return [];
-  const { required, choice } = sendingSide(match.rule);
-  const claims = [...new Set(match.rule.targets.filter((t) => t.kind === 'course' && !t.alternatives && (t.credits ?? 0) > 0 && t.code).map((t) => `${t.institution}:${t.code}`))];
-  // A course the student already holds at the receiver cannot be awarded again.
-  if (claims.some((claim) => facts.completedAtTarget.has(claim.split(':')[1]!))) return [];
-  const specificity = match.rule.targets.reduce((s, t) => s + (t.credits ?? 0) * 100 * (SPECIFICITY[t.kind] ?? 0), 0);
-  const recency = credits * (Number(match.rule.effectiveStart.slice(0, 4)) - 1990);
-  const available = choice ? choice.from.filter((code) => index.has(code)) : [];
-  const subsets = choice ? combinations(available.sort(), choice.count) : [[]];
-  return subsets.map((subset) => {
-    const consumed = [...required, ...subset].sort();
-    return {
-      id: match.rule.ruleId,
-      consumes: consumed.map((code) => index.get(code)!),
-      claims,
-      credits,
-      specificity: Math.round(specificity),
-      recency,
-      key: `${targetSignature(match.rule.targets)}|${match.rule.effectiveStart}|${consumed.join('+')}|${match.rule.rawDetail.replace(/\s+/g, ' ')}`,
-    };
-  });
-}
-
-function combinations<T>(items: T[], k: number): T[][] {
-  if (k === 0) return [[]];
-  if (items.length < k) return [];
-  const [first, ...rest] = items;
-  return [...combinations(rest, k - 1).map((c) => [first!, ...c]), ...combinations(rest, k)];
-}
-
-function planOf(exact: Match[], givenCodes: string[], facts: StudentFacts): Resolution['plan'] {
-  const codes = [...new Set(givenCodes)].sort();
-  const index = new Map(codes.map((code, i) => [code, i]));
-  const options = exact.flatMap((match) => optionsOf(match, index, facts));
-  const { chosen, optimal } = optimisePlan(options);
-  const rules = chosen.map((option) => ({ ruleId: option.id, consumes: option.consumes.map((i) => codes[i]!), credits: option.credits / 100 }));
-  const awardedBy = new Map(chosen.flatMap((option) => option.claims.map((claim) => [claim, option.id] as const)));
-  const claimants = new Map<string, Set<string>>();
-  for (const option of options) for (const claim of option.claims) claimants.set(claim, (claimants.get(claim) ?? new Set()).add(option.id));
-  const overlaps = [...claimants]
-    .filter(([, ids]) => ids.size > 1)
-    .map(([target, ids]) => ({ target, ruleIds: [...ids].sort(), awardedBy: awardedBy.get(target) ?? null }))
-    .sort((a, b) => a.target.localeCompare(b.target));
-  return {
-    ruleIds: rules.map((r) => r.ruleId),
-    totalCredits: Math.round(chosen.reduce((total, option) => total + option.credits, 0)) / 100,
-    optimal,
-    rules,
-    overlaps,
-  };
 }

@@ -61,6 +61,56 @@ export const SourceChoiceSchema = z
   })
   .describe('Set when the sending side is a choice ("Any 2 of …", "one of …", "A or B = …")');
 
+export const CONSTRAINT_TYPES = ['one-of', 'precludes', 'cap', 'repeatable'] as const;
+
+export const TransferConstraintSchema = z
+  .object({
+    type: z
+      .enum(CONSTRAINT_TYPES)
+      .describe(
+        'one-of: at most `max` of `courses` earn credit ("Credit granted for only one of LANG ENGL 1127 or LANG ENGL 1128"); ' +
+          'precludes: this award and credit for any of `courses` exclude each other ("Precludes credit for UBCV BIOL 345"); ' +
+          'cap: the credits (`maxCredits`) or awards (`max`) earned through `courses`, or through courses of `subject` at `level`, or through ' +
+          'the rules stating this same sentence, are capped ("Maximum credit for … is 6 credits", "Maximum of two 100 level STATS transfers"); ' +
+          'repeatable: the receiving course in `courses` may be awarded more than once, up to `maxCredits` ("HIST 265 may be taken more than once, to max. credit of 9 units")',
+      ),
+    side: z.enum(['sending', 'receiving']).describe('Whose courses `courses` (and `subject`) name: the sending or the receiving institution\'s'),
+    courses: z.array(z.string()).describe('Course codes the constraint names, e.g. ["ENGL 1127", "ENGL 1128"]'),
+    max: z.number().int().min(0).optional().describe('one-of: how many of `courses` may earn credit; cap: how many awards'),
+    maxCredits: z.number().optional().describe('cap, repeatable: most credits in the receiver\'s own unit (UVic units, other receivers credits)'),
+    subject: z.string().optional().describe('cap: a subject the cap counts courses of (with `level`), as written, e.g. "STATS"'),
+    level: z.number().int().optional().describe('cap: the year level it counts (100 level → 1)'),
+    requires: z.string().optional().describe('repeatable: what a repeat needs that Tutor Nexus cannot check (e.g. "with permission of the department"); then repeats are not planned'),
+    text: z.string().describe('The sentence as published'),
+  })
+  .describe('A limit the wording of a rule puts on what a plan may award across rules');
+export type TransferConstraint = z.infer<typeof TransferConstraintSchema>;
+
+export const CONDITIONAL_AWARD_MODES = ['instead', 'option', 'exemption'] as const;
+
+export const ConditionalAwardSchema = z
+  .object({
+    targets: z.array(AlternativeTargetSchema).describe('What is awarded (or, for mode exemption, exempted) under the condition'),
+    condition: z.string().describe('The condition as published, e.g. "If credit already received for SFU CMPT 102", "for the AA program"'),
+    mode: z
+      .enum(CONDITIONAL_AWARD_MODES)
+      .describe('instead: replaces the main award when the condition holds; option: the student may receive it instead when the condition holds; exemption: an exemption (no credit) only under the condition'),
+  })
+  .describe('An award the wording gives only under a condition ("If credit already received for SFU CMPT 102, credit will be SFU CMPT 104 (2)")');
+export type ConditionalAward = z.infer<typeof ConditionalAwardSchema>;
+
+export const PartialAwardSchema = z
+  .object({
+    count: z.number().int().min(1).describe('How many of the bundle\'s sending courses are enough'),
+    targets: z.array(AlternativeTargetSchema).describe('What is awarded then'),
+    text: z.string().describe('The sentence as published'),
+  })
+  .describe('What a bundle awards when only some of its courses are completed ("If any two of these courses are completed, UFV ENGL 108 (3) and UFV ENGL 1XX (3) will be awarded")');
+export type PartialAward = z.infer<typeof PartialAwardSchema>;
+
+/** Bumped whenever parsing changes what a rule says: rules stored by an older parser are read again from their text. */
+export const PARSER_VERSION = 2;
+
 const parsedFields = {
   sourceCourses: z.array(SourceCourseSchema).min(1).describe('Sending courses; several for a bundle ("LANG CPSC 1160 (3) & LANG CPSC 1181 (3) = …")'),
   sourceChoice: SourceChoiceSchema.optional(),
@@ -78,6 +128,10 @@ const parsedFields = {
     .array(z.string())
     .optional()
     .describe('Condition sentences kept as free text: neither a typed condition, an exemption, a preclusion nor a label (e.g. "Not for credit in Science.")'),
+  constraints: z.array(TransferConstraintSchema).optional().describe('Limits across a plan typed from the wording (exclusivity, preclusions, caps, repeatable courses)'),
+  conditionalAwards: z.array(ConditionalAwardSchema).optional().describe('Awards given only under a condition, or instead of the main award'),
+  partialAwards: z.array(PartialAwardSchema).optional().describe('What a bundle awards when only some of its courses are completed'),
+  parserVersion: z.number().int().optional().describe('Version of the parser that typed this rule; older rules are read again from their published text'),
 };
 
 export const ParsedRuleSchema = z.object(parsedFields).describe('A BCTG transfer-credit expression, parsed');

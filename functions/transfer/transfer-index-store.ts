@@ -1,3 +1,5 @@
+import { listCourseFragments } from '../course/catalog-store.js';
+import { coursesFromFragments } from '../course/course-view.js';
 import { forEachAtOnce } from '../shared/at-once.js';
 import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import { getAll } from '../shared/store/batch-reads.js';
@@ -33,9 +35,10 @@ export async function refreshTransferIndexes(store: Store, sender: string): Prom
       for (const code of new Set(rule.sourceCourses.filter((c) => c.institution === sender).map((c) => c.code))) byCode.set(code, [...(byCode.get(code) ?? []), rule]);
     }
   });
-  const indexes = [...byCode].map(([code, rules]) => indexItem(sender, code, rules.sort((a, b) => a.ruleId.localeCompare(b.ruleId))));
+  const credits = await catalogueCreditsOf(store, sender);
+  const indexes = [...byCode].map(([code, rules]) => indexItem(sender, code, rules.sort((a, b) => a.ruleId.localeCompare(b.ruleId)), credits));
   // A course whose last rule went keeps an empty index, so readers see "no rule" rather than a stale one.
-  const stale = manifest.courses.filter((code) => !byCode.has(code)).map((code) => indexItem(sender, code, []));
+  const stale = manifest.courses.filter((code) => !byCode.has(code)).map((code) => indexItem(sender, code, [], credits));
   await putAll(store, [...indexes, ...stale]);
   // Markers last: a pair whose marker an ingestion removed is served from the listings until its rules are all in.
   const builtAt = new Date().toISOString();
@@ -68,12 +71,41 @@ export async function unindexedPairs(store: Store, pairs: { sender: string; rece
   return pairs.filter((pair) => !built.has(catalogKeys.transferIndexMarker(pair.sender, pair.receiver).PK));
 }
 
+/**
+ * Which of these institutions send rules, and towards which receivers: their index manifests, in one
+ * batch read. Only an answer that found no rule asks (to say a sender has none loaded).
+ */
+export async function transferSenders(store: Store, institutions: string[]): Promise<{ sender: string; receivers: string[] }[]> {
+  const items = await getItems(store, institutions.map((id) => catalogKeys.transferIndexManifest(id)));
+  return items
+    .map((item) => ({ sender: String(item.PK).slice(catalogKeys.transferIndexManifest('').PK.length), receivers: ((item.receivers as string[] | undefined) ?? []).slice().sort() }))
+    .filter((entry) => entry.receivers.length)
+    .sort((a, b) => a.sender.localeCompare(b.sender));
+}
+
 async function readManifest(store: Store, sender: string): Promise<{ receivers: string[]; courses: string[]; item?: Record<string, unknown> }> {
   const [item] = await getItems(store, [catalogKeys.transferIndexManifest(sender)]);
   return { receivers: (item?.receivers as string[] | undefined) ?? [], courses: (item?.courses as string[] | undefined) ?? [], ...(item ? { item } : {}) };
 }
 
-const indexItem = (sender: string, code: string, rules: TransferRule[]) => ({ ...catalogKeys.transferIndex(sender, code), entity: ENTITY.transferIndex, packedRules: encodeValue(rules) });
+/**
+ * Credits of the sender's own courses from its catalogue (PDF-format rows state none), so a resolve
+ * checks an award against the course without reading the catalog; undefined when the sender has no
+ * catalogue loaded (then each index item says nothing, and readers check what the rules state).
+ */
+async function catalogueCreditsOf(store: Store, sender: string): Promise<Map<string, number | null> | undefined> {
+  const courses = coursesFromFragments(await listCourseFragments(store, sender));
+  if (!courses.length) return undefined;
+  return new Map(courses.map((course) => [course.code, typeof course.credits === 'number' && course.credits > 0 ? course.credits : null]));
+}
+
+const indexItem = (sender: string, code: string, rules: TransferRule[], credits: Map<string, number | null> | undefined) => ({
+  ...catalogKeys.transferIndex(sender, code),
+  entity: ENTITY.transferIndex,
+  packedRules: encodeValue(rules),
+  // Checked against the catalogue: its credits, or null when the catalogue does not list the course.
+  ...(credits ? { catalogCredits: credits.get(code) ?? null } : {}),
+});
 const rulesOf = (item: Record<string, unknown>) => (item.packedRules ? decodeValue(item.packedRules as Uint8Array) : []) as TransferRule[];
 
 function getItems(store: Store, keys: Record<string, unknown>[], trips?: RoundTrips): Promise<Record<string, unknown>[]> {
@@ -85,15 +117,18 @@ class IndexCache {
   version = -1;
   /** Per sender and code, every receiver's rules. */
   readonly rules = new Map<string, TransferRule[]>();
+  /** Per sender and code, the course's catalogue credits when its index item records them (null: not in the catalogue). */
+  readonly credits = new Map<string, number | null>();
   readonly indexedPairs = new Set<string>();
 
   at(version: number): this {
     if (version !== this.version) {
       this.version = version;
       this.rules.clear();
+      this.credits.clear();
       this.indexedPairs.clear();
     }
-    if (this.rules.size > MAX_CACHED_INDEXES) this.rules.clear();
+    if (this.rules.size > MAX_CACHED_INDEXES) [this.rules, this.credits].forEach((map) => map.clear());
     return this;
   }
 }
@@ -121,13 +156,50 @@ export async function indexedRules(store: Store, sender: string, receiver: strin
     const items = await getItems(store, [...(needMarker ? [markerKey] : []), ...missing.map((code) => catalogKeys.transferIndex(sender, code))], trips);
     if (needMarker && !items.some((item) => item.PK === markerKey.PK && item.SK === markerKey.SK)) return undefined;
     const indexSk = catalogKeys.transferIndex(sender, '').SK;
-    const found = new Map(items.filter((item) => item.SK === indexSk).map((item) => [String(item.PK), rulesOf(item)]));
+    const indexItems = new Map(items.filter((item) => item.SK === indexSk).map((item) => [String(item.PK), item]));
+    const found = new Map([...indexItems].map(([pk, item]) => [pk, rulesOf(item)]));
     if (!held) return uniqueRules(towardsReceiver([...found.values()].flat()));
     held.indexedPairs.add(pair);
     // An absent index item means the code has no rule towards any receiver.
-    for (const code of missing) held.rules.set(cacheKey(code), found.get(catalogKeys.transferIndex(sender, code).PK) ?? []);
+    for (const code of missing) {
+      const item = indexItems.get(catalogKeys.transferIndex(sender, code).PK);
+      held.rules.set(cacheKey(code), found.get(catalogKeys.transferIndex(sender, code).PK) ?? []);
+      if (item && 'catalogCredits' in item) held.credits.set(cacheKey(code), item.catalogCredits === null ? null : Number(item.catalogCredits));
+    }
   }
   return uniqueRules(towardsReceiver(codes.flatMap((code) => held!.rules.get(cacheKey(code)) ?? [])));
+}
+
+/**
+ * Catalogue credits of given courses as their index items record them: from the items indexedRules
+ * already read (kept per catalog version), reading the others in one BatchGetItem. `checked` are the
+ * codes whose items exist: they say what the catalogue had at the last rebuild (nothing without one).
+ */
+export async function indexedCatalogueCredits(store: Store, sender: string, codes: string[], trips: RoundTrips, catalogVersion: number): Promise<{ credits: Map<string, number>; checked: Set<string> }> {
+  let cache = caches.get(store);
+  if (!cache) caches.set(store, (cache = new IndexCache()));
+  const held = cache.at(catalogVersion);
+  const unread = codes.filter((code) => !held.rules.has(`${sender}|${code}`));
+  if (unread.length) {
+    const items = await getItems(store, unread.map((code) => catalogKeys.transferIndex(sender, code)), trips);
+    const byPk = new Map(items.map((item) => [String(item.PK), item]));
+    for (const code of unread) {
+      const item = byPk.get(catalogKeys.transferIndex(sender, code).PK);
+      held.rules.set(`${sender}|${code}`, item ? rulesOf(item) : []);
+      if (item && 'catalogCredits' in item) held.credits.set(`${sender}|${code}`, item.catalogCredits === null ? null : Number(item.catalogCredits));
+    }
+  }
+  const credits = new Map<string, number>();
+  const checked = new Set<string>();
+  for (const code of codes) {
+    const key = `${sender}|${code}`;
+    // An item the rebuild wrote says what the catalogue had then: its credits, null, or nothing (no catalogue loaded).
+    if (!held.rules.get(key)?.length) continue;
+    checked.add(code);
+    const value = held.credits.get(key);
+    if (value !== null && value !== undefined) credits.set(code, value);
+  }
+  return { credits, checked };
 }
 
 function uniqueRules(rules: TransferRule[]): TransferRule[] {
@@ -150,8 +222,9 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
       usedBy: [
         'tn_transfer_resolve (the pair\'s marker and the given courses, then the one-digit neighbours of uncovered ones)',
         'transfer ingestion (which pairs were never indexed; the receivers and courses of the sender\'s last build)',
+        'tn_transfer_resolve and tn_transfer_compare that found no rule (which institutions send rules, from their manifests)',
       ],
-      notes: 'One item per sending course holds every active rule listing it, towards every receiver (gzipped JSON, `packedRules`); readers keep the receiver they asked for. Without the pair\'s marker the listings are read instead. Warm processes keep the items per catalog version.',
+      notes: 'One item per sending course holds every active rule listing it, towards every receiver (gzipped JSON, `packedRules`), and the course\'s catalogue credits when the sender has a catalogue (`catalogCredits`, for the plausibility of rows that state none); readers keep the receiver they asked for. Without the pair\'s marker the listings are read instead. Warm processes keep the items per catalog version.',
     },
     {
       name: "Rebuild a sender's transfer indexes: each pair's rules",
@@ -160,6 +233,14 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
       index: 'GSI1',
       key: { GSI1PK: catalogKeys.transferPair(SENDER, RECEIVER) },
       usedBy: ['transfer ingestion that changed any pair of the sender (every receiver in its manifest, 4 at a time)'],
+    },
+    {
+      name: "Rebuild a sender's transfer indexes: the sender's catalogue credits",
+      entity: ENTITY.catalogPack,
+      operation: 'Query',
+      index: 'GSI1',
+      key: { GSI1PK: catalogKeys.institutionCatalog(SENDER) },
+      usedBy: ['transfer ingestion that changed any pair of the sender (once per rebuild)'],
     },
     {
       name: "Rebuild a sender's transfer indexes: write them",

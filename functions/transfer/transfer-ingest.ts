@@ -4,6 +4,8 @@ import { stableHash, type OwnedItem, type UnlistedPolicy } from '../shared/inges
 import type { Store } from '../shared/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../shared/store/keys.js';
 import { logger } from '../shared/observability.js';
+import { awardedKeys } from './award-forms.js';
+import { normalisedText } from './rule-identity.js';
 import { parseBctgFile } from './bctg-adapters.js';
 import { invalidateTransferIndex, refreshTransferIndexes, unindexedPairs } from './transfer-index-store.js';
 import type { TransferRule } from './rule-model.js';
@@ -59,7 +61,8 @@ function prepareRules(text: string, ingestedAt: string): PreparedBatch & { rules
   const items: OwnedItem[] = [];
   for (const rule of parsed.rules) {
     for (const id of [rule.senderInstitution, rule.receiverInstitution]) {
-      institutions.set(id, { records: (institutions.get(id)?.records ?? 0) + 1 });
+      const name = parsed.names?.get(id);
+      institutions.set(id, { records: (institutions.get(id)?.records ?? 0) + 1, ...(name ? { name } : {}) });
     }
     items.push(...itemsOf(rule));
   }
@@ -71,7 +74,9 @@ function prepareRules(text: string, ingestedAt: string): PreparedBatch & { rules
  * capture that missed a subject says nothing about it), from the earliest end date among its rules
  * (a PDF export with history reaches back to 1999; an export of active agreements only to the first
  * that has just ended), up to the latest start it knows of. A stored rule of its pairs that it no
- * longer lists becomes history, never erased: outside what the file covers, it is kept as it is;
+ * longer lists becomes history, never erased: outside what the file covers, it is kept as it is; one
+ * whose published wording, courses and start the file lists under another id is an older reading of
+ * that row (a parser change) and retires;
  * followed by a rule for the same courses that starts later, it ends the day before (superseded);
  * otherwise the guide dropped it, and it ends the day before the snapshot's latest start (retired
  * only if that is before it began).
@@ -82,9 +87,11 @@ function snapshotPolicy(rules: TransferRule[], ingestedAt: string): UnlistedPoli
   const latestStart = rules.map((rule) => rule.effectiveStart).sort().at(-1) ?? ingestedAt.slice(0, 10);
   const startsBySet = new Map<string, string[]>();
   const listedSubjects = new Set(rules.flatMap((rule) => rule.sourceCourses.map((c) => subjectOf(`${c.institution}:${c.code}`))));
+  const readings = new Set<string>();
   for (const rule of rules) {
     const key = setKey(rule.senderInstitution, rule.receiverInstitution, rule.sourceCourses.map((c) => `${c.institution}:${c.code}`));
     startsBySet.set(key, [...(startsBySet.get(key) ?? []), rule.effectiveStart]);
+    readings.add(`${key}|${readingKey(rule)}`);
   }
   return (existing) => {
     const rule = existing.rule as TransferRule | undefined;
@@ -94,7 +101,12 @@ function snapshotPolicy(rules: TransferRule[], ingestedAt: string): UnlistedPoli
     const refs = rule ? rule.sourceCourses.map((c) => `${c.institution}:${c.code}`) : equivalence!.sourceCourses;
     if ((span.effectiveEnd !== null && span.effectiveEnd < periodStart) || !refs.some((ref) => listedSubjects.has(subjectOf(ref)))) return 'keep';
     const [sender, receiver] = String(existing.GSI2PK).split('#').at(-1)!.split('->');
-    const successor = (startsBySet.get(setKey(sender!, receiver!, refs)) ?? []).filter((start) => start > span.effectiveStart).sort()[0];
+    const starts = startsBySet.get(setKey(sender!, receiver!, refs)) ?? [];
+    // The file lists the same published wording for the same courses from the same day under another id: this one is an
+    // older reading of that row (the parser changed what it makes of the wording), never a rule of its own.
+    const reading = rule ? readingKey(rule) : (existing.readingKey as string | undefined);
+    if (reading !== undefined && readings.has(`${setKey(sender!, receiver!, refs)}|${reading}`)) return 'retire';
+    const successor = starts.filter((start) => start > span.effectiveStart).sort()[0];
     const end = dayBefore(successor ?? latestStart);
     if (end < span.effectiveStart) return 'retire';
     if (span.effectiveEnd !== null && span.effectiveEnd <= end) return 'keep';
@@ -103,6 +115,8 @@ function snapshotPolicy(rules: TransferRule[], ingestedAt: string): UnlistedPoli
 }
 
 const subjectOf = (ref: string) => ref.split(' ')[0]!;
+/** A rule's published wording and start, whatever the parser makes of it. */
+const readingKey = (rule: TransferRule) => `${rule.effectiveStart}|${normalisedText(rule.rawDetail)}|${normalisedText(rule.rawCondition)}`;
 const setKey = (sender: string, receiver: string, refs: string[]) => `${sender}->${receiver}|${[...refs].sort().join('+')}`;
 
 function dayBefore(date: string): string {
@@ -132,11 +146,12 @@ function itemsOf(rule: TransferRule): OwnedItem[] {
     // A sending course's listings share one pack across receivers (owned per sender, each row per pair).
     ...(direction === 'outgoing' ? { pack: { key: catalogKeys.outgoingListingPack(TRANSFER_SOURCE), scope: `${rule.senderInstitution}->*` } } : {}),
     hash,
-    attributes: { entity: ENTITY.transferListing, ruleId: rule.ruleId, equivalence: equivalenceOf(rule, direction) },
+    attributes: { entity: ENTITY.transferListing, ruleId: rule.ruleId, equivalence: equivalenceOf(rule, direction), readingKey: readingKey(rule) },
   });
   for (const source of rule.sourceCourses) items.push(listing(source.institution, source.code, 'outgoing', rule.receiverInstitution));
-  const targetCodes = new Set(rule.targets.filter((t) => t.kind === 'course' && t.code).map((t) => t.code!));
-  for (const code of targetCodes) items.push(listing(rule.receiverInstitution, code, 'incoming', rule.senderInstitution));
+  // Reverse lookup: listed under every receiving course the rule can award, in any form (alternative, exemption, 0-credit,
+  // under a condition, part of a bundle), and under each generic credit ("ASC 2XX"), whose partition is keyed like a course's.
+  for (const key of awardedKeys(rule).keys()) items.push(listing(rule.receiverInstitution, key, 'incoming', rule.senderInstitution));
   return items;
 }
 

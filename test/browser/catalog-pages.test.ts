@@ -130,6 +130,24 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
     expect(web.errors).toEqual([]);
   });
 
+  it('compares receivers on one credit scale: UVic\'s units shown as awarded and counted double', async () => {
+    const { page } = web;
+    await page.goto(`${server.url}/transfer?from=langara&to=uvic&courses=CPSC%201150,MATH%201171,ENGL%201127,PSYC%201115`);
+    await page.getByRole('button', { name: 'Compare every receiving institution' }).click();
+    const uvic = page.getByRole('row', { name: /University of Victoria/ });
+    await uvic.waitFor();
+    const cells = (await uvic.getByRole('cell').allTextContents()).map((t) => t.trim());
+    const units = Number(/^([\d.]+) units$/.exec(cells[1]!)?.[1]);
+    expect(units).toBeGreaterThan(0);
+    expect(Number(cells[2])).toBe(units * 2);
+    await page.getByText(/UVic awards units/).waitFor();
+    // Ranked by the common scale, top down.
+    const scale = (await page.locator('tbody tr td:nth-child(3)').allTextContents()).map(Number);
+    expect(scale).toEqual([...scale].sort((a, b) => b - a));
+    await expectAccessible(page);
+    expect(web.errors).toEqual([]);
+  });
+
   it('shows the ErrorResponse message for an unknown course, never a blank page', async () => {
     const { page } = web;
     await page.goto(`${server.url}/courses/sfu/CMPT%20999`);

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_KINDS, type ClientKind } from '../support/mcp-clients.js';
 import { connectClient, SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
+import { findInstitution } from '../../functions/shared/catalog/institutions.js';
 
 /** What these tests need of either SDK's client: the host-facing surface beside tools. */
 interface SurfaceClient {
@@ -108,7 +109,12 @@ describe.each(CLIENT_KINDS)('resources, prompts and completions (%s client)', (k
 
   it('completes institutions and course references by prefix', async () => {
     const institutions = await client.complete({ ref: { type: 'ref/prompt', name: 'plan-my-transfer' }, argument: { name: 'from', value: 'la' } });
-    expect(institutions.completion.values).toEqual(['langara']);
+    expect(institutions.completion.values).toContain('langara');
+    // Every institution whose slug, code or name starts with what was typed (LaSalle College Vancouver too), and only those.
+    for (const slug of institutions.completion.values) {
+      const known = findInstitution(slug);
+      expect([slug, known?.bctgCode ?? '', known?.name ?? ''].some((alias) => alias.toLowerCase().startsWith('la')), slug).toBe(true);
+    }
     const courses = await client.complete({ ref: { type: 'ref/prompt', name: 'can-i-take' }, argument: { name: 'course', value: 'sfu:CMPT 2' } });
     expect(courses.completion.values).toContain('sfu:CMPT 225');
     expect(courses.completion.values.every((v) => v.startsWith('sfu:CMPT 2'))).toBe(true);

@@ -131,6 +131,20 @@ describe('catalog and transfer commands', { timeout: 120_000 }, () => {
     const transferJson = JSON.parse((await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'CPSC 1160', 'CPSC 1181', '--json'], env)).stdout);
     expect(transferJson).toHaveProperty('exactMatches');
     expect(transfer.stdout).not.toContain('\u001b[');
+
+    // Compare ranks on one credit scale: UVic's units are shown as awarded and counted double.
+    const courses = ['CPSC 1150', 'MATH 1171', 'ENGL 1127', 'PSYC 1115'];
+    const compared = await tn(['compare', '--from', 'Langara College', ...courses, '--as-of', '2023-11-01'], env);
+    expect(compared.code, compared.stderr).toBe(0);
+    expect(compared.stdout).toMatch(/^receiver +planned +common scale +transfers +lost/m);
+    expect(compared.stdout).toMatch(/^University of Victoria +6 units +12 /m);
+    expect(compared.stdout).toContain('uvic: UVic awards units');
+    const comparedJson = JSON.parse((await tn(['compare', '--from', 'langara', ...courses, '--to', 'uvic', '--to', 'sfu', '--as-of', '2023-11-01', '--json'], env)).stdout);
+    expect(comparedJson.receivers.map((r: { normalizedCredits: number }) => r.normalizedCredits)).toEqual([12, 12]);
+    // A course resolves against the agreement in force when it was completed.
+    const then = JSON.parse((await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'POLI 1250', '--completed-on', 'POLI 1250=2010-12', '--as-of', '2025-01-01', '--json'], env)).stdout);
+    expect(then.exactMatches.map((m: { targets: { code?: string }[] }) => m.targets[0]!.code)).toEqual(['POL 231']);
+    expect((await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'POLI 1250', '--completed-on', 'POLI 1250'], env)).code).toBe(2);
   });
 
   it('reads course codes typed without quotes, carries a subject to bare numbers, and names a word it cannot read', async () => {
@@ -144,6 +158,15 @@ describe('catalog and transfer commands', { timeout: 120_000 }, () => {
     const unreadable = await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'CPSC', '1150', 'calculus'], env);
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toMatch(/^usage: Could not read "calculus" as a course code/m);
+    // Compare and --completed-on read codes the same way.
+    const comparedQuoted = await tn(['compare', '--from', 'langara', 'CPSC 1150', 'MATH 1171', '--as-of', '2023-11-01', '--json'], env);
+    const comparedUnquoted = await tn(['compare', '--from', 'langara', 'cpsc1150', 'MATH', '1171', '--as-of', '2023-11-01', '--json'], env);
+    expect(comparedUnquoted.code, comparedUnquoted.stderr).toBe(0);
+    expect(JSON.parse(comparedUnquoted.stdout)).toEqual(JSON.parse(comparedQuoted.stdout));
+    const thenQuoted = await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'POLI 1250', '--completed-on', 'POLI 1250=2010-12', '--as-of', '2025-01-01', '--json'], env);
+    const thenUnquoted = await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'POLI', '1250', '--completed-on', 'POLI', '1250=2010-12', '--as-of', '2025-01-01', '--json'], env);
+    expect(thenUnquoted.code, thenUnquoted.stderr).toBe(0);
+    expect(JSON.parse(thenUnquoted.stdout)).toEqual(JSON.parse(thenQuoted.stdout));
   });
 
   it('shows a course with its grades across terms, its sections, and checks its prerequisites against courses typed unquoted', async () => {
@@ -189,7 +212,11 @@ describe('catalog and transfer commands', { timeout: 120_000 }, () => {
     expect(unknown.stderr).toBe('tn: unknown command "frobnicate". Run tn help for the commands.\n');
     const help = await tn(['help'], env);
     expect(help.code).toBe(0);
-    expect(help.stderr).toContain('tn search words');
+    expect(help.stdout).toContain('tn search words');
+    expect(help.stdout).toContain('tn compare --from');
+    const bare = await tn([], env);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('tn search words');
   });
 
   it('reports errors as the code and message on stderr with a non-zero exit code', async () => {

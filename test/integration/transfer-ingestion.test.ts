@@ -156,6 +156,25 @@ describe('BC Transfer Guide ingestion', () => {
     }
   });
 
+  it('retires an older reading of a row (the same wording read by an earlier parser) instead of keeping it as history', async () => {
+    const rowsOf = (credit: string) => langara.courses.filter((r) => r.credit === credit && r.destination === 'UBCV');
+    const wording = 'UBCV BIOL 2nd (3), if taken alone; BIOL 201 (3) with one of LANG CHEM 2216, CHEM 2316 or CHEM 2416 Organic Chemistry + Lab.';
+    const october = JSON.parse(await readFile('data/sample/bctransferguide/langara-transfers-2023-10.json', 'utf8')).courses.filter((r: any) => r.credit === wording);
+    const file = await writeRows('biol-ubc.json', [...rowsOf('UBCV BIOL 2nd (3)'), ...october]);
+    await ingestTransferRules(server.services.store, file);
+    const get = async (ruleId: string) => (await unrecorded(() => server.services.store.doc.send(new GetCommand({ TableName: server.config.tableName, Key: { PK: `RULE#${ruleId}`, SK: 'RULE' } })))).Item;
+    const search = await server.rest('tn_transfer_search', { sourceInstitution: 'langara', targetInstitution: 'ubc', course: 'BIOL 2315' }, null);
+    const current = search.body.items.find((r: any) => r.targets[0] === 'UBCV BIOL 2nd (3)' && r.condition?.startsWith('if taken alone'));
+    const item = (await get(current.ruleId))!;
+    // What the parser before issue 29 stored for this wording: both outcomes as targets of one award, under another id.
+    const older = { ...ruleOf(item), ruleId: 'bctg-olderreading0000000000', targets: [...ruleOf(item).targets, { kind: 'course', institution: 'ubc', subject: 'BIOL', number: '201', code: 'BIOL 201', credits: 3, text: 'BIOL 201 (3)' }], parserVersion: undefined };
+    await unrecorded(() => server.services.store.doc.send(new PutCommand({ TableName: server.config.tableName, Item: { ...item, PK: 'RULE#bctg-olderreading0000000000', GSI1SK: String(item.GSI1SK).replace(current.ruleId, older.ruleId), rulePacked: encodeValue(older) } })));
+    const again = await ingestTransferRules(server.services.store, file);
+    expect(again.counts.retired).toBeGreaterThanOrEqual(1);
+    expect((await get('bctg-olderreading0000000000'))!.status).toBe('retired');
+    expect((await get(current.ruleId))!.status).toBe('active');
+  });
+
   it('defers the pair index rebuild to the caller, serving the listings (never a stale index) until it runs', async () => {
     const marker = { PK: 'TRANSFER#langara#uvic', SK: 'INDEXED-BY-COURSE' };
     const itemNow = async (Key: Record<string, string>) => (await unrecorded(() => server.services.store.doc.send(new GetCommand({ TableName: server.config.tableName, Key })))).Item;

@@ -139,8 +139,10 @@ describe('transfer tools on the shipped BC Transfer Guide data', () => {
     const { status, body } = await server.rest('tn_transfer_compare', { sourceInstitution: 'langara', sourceCourses: courses, asOfDate: '2023-11-01' }, null);
     expect(status).toBe(200);
     expect(body.receivers.length).toBeGreaterThan(5);
-    const credits = body.receivers.map((r: any) => r.plannedCredits);
+    // Ranked on one scale: UVic's units count double (1.5 units is a one-term course).
+    const credits = body.receivers.map((r: any) => r.normalizedCredits);
     expect(credits).toEqual([...credits].sort((a, b) => b - a));
+    for (const receiver of body.receivers) expect(receiver.normalizedCredits).toBeCloseTo(receiver.plannedCredits * receiver.creditScale.factor, 6);
     for (const receiver of body.receivers) {
       expect([...receiver.coursesTransferred, ...receiver.coursesLost].sort()).toEqual(courses.map((c) => `langara:${c}`).sort());
       // Each receiver's entry is what tn_transfer_resolve plans there.

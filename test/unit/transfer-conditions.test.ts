@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateCondition, isApplicabilityNote, typeCondition, type StudentFacts } from '../../functions/transfer/conditions.js';
+import { isApplicabilityNote, typeCondition, type StudentFacts } from '../../functions/transfer/conditions.js';
+import { evaluateCondition } from '../../functions/transfer/condition-status.js';
 
 const facts = (over: Partial<StudentFacts> = {}): StudentFacts => ({ completedAtTarget: new Set(), grades: new Map(), ...over });
 
@@ -14,7 +15,8 @@ describe('typed transfer conditions', () => {
     ['Must have C or better to transfer.', { type: 'minimum-grade', grade: 'C' }],
     ['if completed within the last 5 years.', { type: 'recency', years: 5 }],
     ['if taken alone.', { type: 'taken-alone' }],
-    ['No credit if LANG MATH 1273 is taken by itself.', { type: 'taken-alone' }],
+    // On a bundle's row: the course alone earns nothing, so the bundle's credit needs the courses together.
+    ['No credit if LANG MATH 1273 is taken by itself.', { type: 'taken-together', count: 2 }],
     ['If any two of these courses are completed, UFV ENGL 108 (3) and UFV ENGL 1XX (3) will be awarded.', { type: 'taken-together', count: 2 }],
     ['if Organic Chemistry taken as a co-requisite', { type: 'other' }],
   ])('%s', (text, expected) => {
@@ -22,11 +24,23 @@ describe('typed transfer conditions', () => {
   });
 
   it('leaves statements about how credit may be used as notes, not conditions', () => {
-    for (const note of ['Not for credit in Science.', 'Cannot be used for credit in B.Com program.', 'May be taken more than once for credit in different topics with permission of the department.']) {
+    for (const note of ['May be taken more than once for credit in different topics with permission of the department.', 'Does not meet the English/Communication requirement for any program.', 'Must have C- or better to use as a prerequisites', 'Prerequisite for UVIC MATH 330A.']) {
       expect(typeCondition(note, 'rule'), note).toBeUndefined();
       expect(isApplicabilityNote(note), note).toBe(true);
     }
     expect(isApplicabilityNote('No credit for BIOL major.')).toBe(false);
+  });
+
+  it('types where credit does not count as a restriction that fails only for a student in that program', () => {
+    for (const [text, program] of [['Not for credit in Science.', 'Science'], ['Cannot be used for credit in B.Com program.', 'B.Com'], ['No credit for BIOL major.', 'BIOL']] as const) {
+      const restriction = typeCondition(text, 'rule')!;
+      expect(restriction, text).toMatchObject({ type: 'not-for-program', program });
+      expect(evaluateCondition(restriction, facts(), [])).toBe('holds');
+    }
+    const science = typeCondition('Not for credit in the Faculty of Science or Commerce.', 'rule')!;
+    expect(science.programs).toEqual(['Science', 'Commerce']);
+    expect(evaluateCondition(science, facts({ program: 'Bachelor of Commerce' }), [])).toBe('fails');
+    expect(evaluateCondition(science, facts({ program: 'BA in History' }), [])).toBe('holds');
   });
 
   it('holds only on what the caller said, and fails on what contradicts it', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseTransferDetail, type DetailContext } from '../../functions/transfer/detail-parser.js';
-import { ParsedRuleSchema, type ParsedRule, type TransferTarget } from '../../functions/transfer/rule-model.js';
+import { PARSER_VERSION, ParsedRuleSchema, type ParsedRule, type TransferTarget } from '../../functions/transfer/rule-model.js';
 
 // Every expression below is a real BCTG string from data/sample/bctransferguide; the test looks the
 // row up and parses it with that row's own sender, receiver and sending course.
@@ -38,7 +38,7 @@ const generic = (institution: string, subject: string, pattern: string, level: n
 });
 const exemption = (institution: string, code: string, text: string) => course(institution, code, 0, text, { kind: 'exemption' });
 const q = (...designations: string[]) => ({ designations });
-const clean = { exemptions: [], preclusions: [], conditionText: null, kind: 'credit', fullyParsed: true, unparsedFragments: [], untypedConditions: [], alternativeAwards: [] };
+const clean = { exemptions: [], preclusions: [], conditionText: null, kind: 'credit', fullyParsed: true, unparsedFragments: [], untypedConditions: [], alternativeAwards: [], parserVersion: PARSER_VERSION };
 
 describe('parseTransferDetail: single targets, credits and designations', () => {
   it.each<[string, TransferTarget[]]>([
@@ -174,7 +174,8 @@ describe('parseTransferDetail: alternatives', () => {
     expect(kin.alternativeAwards.map((set) => set.map((t) => t.code))).toEqual([['HMKN 190', 'HMKN 191']]);
     const phys = alex('SFU PHYS 121 (3) & SFU PHYS 133 (1)', 'Q/B-Sci, Q.  Student may request SFU PHYS 141 (4) Q/B-Sci instead');
     expect(phys).toMatchObject({ ...clean, alternativeAwards: [[course('sfu', 'PHYS 141', 4, 'SFU PHYS 141 (4) Q/B-Sci', q('Q', 'B-Sci'))]] });
-    expect(phys.targets[1]!.designations).toEqual(['Q', 'B-Sci']);
+    // "Q/B-Sci, Q" after a bundle of two: one list per course, in order.
+    expect(phys.targets.map((t) => t.designations)).toEqual([['Q', 'B-Sci'], ['Q']]);
   });
 
   it('scoped designations: "for both", "for PHIL 100 only"', () => {
@@ -214,15 +215,16 @@ describe('parseTransferDetail: conditions, exemptions and preclusions', () => {
     expect(alex('VIU BIOL 1st (4)', 'or GEOG 101 (3)').targets[0]!.alternatives).toEqual([[course('viu', 'GEOG 101', 3, 'GEOG 101 (3)')]]);
   });
 
-  it('credit awarded inside prose is kept as an unparsed fragment', () => {
+  it('credit awarded inside prose is typed: an award under a condition, and what part of a bundle earns', () => {
     const cmpt = lang('SFU CMPT 101 (3), If credit already received for SFU CMPT 102 or SFU CMPT 103, credit will be SFU CMPT 104 (2).');
     expect(cmpt).toMatchObject({
-      fullyParsed: false,
+      fullyParsed: true,
       targets: [course('sfu', 'CMPT 101', 3, 'SFU CMPT 101 (3)')],
-      unparsedFragments: ['If credit already received for SFU CMPT 102 or SFU CMPT 103, credit will be SFU CMPT 104 (2).'],
+      conditionalAwards: [{ targets: [course('sfu', 'CMPT 104', 2, 'SFU CMPT 104 (2)')], condition: 'If credit already received for SFU CMPT 102 or SFU CMPT 103', mode: 'instead' }],
     });
     const ufv = alex('ALEX ENGL 101 (3) & ALEX ENGL 102 (3) & ALEX ENGL 103 (3) = UFV ENGL 108 (3) & UFV ENGL 1XX (6)', 'If any two of these courses are completed, UFV ENGL 108 (3) and UFV ENGL 1XX (3) will be awarded.');
-    expect(ufv).toMatchObject({ fullyParsed: false, unparsedFragments: ['If any two of these courses are completed, UFV ENGL 108 (3) and UFV ENGL 1XX (3) will be awarded.'] });
+    expect(ufv).toMatchObject({ fullyParsed: true, unparsedFragments: [] });
+    expect(ufv.partialAwards).toEqual([{ count: 2, targets: [course('ufv', 'ENGL 108', 3, 'UFV ENGL 108 (3)'), generic('ufv', 'ENGL', '1XX', 1, 3, 'UFV ENGL 1XX (3)')], text: 'If any two of these courses are completed, UFV ENGL 108 (3) and UFV ENGL 1XX (3) will be awarded.' }]);
   });
 
   it('text the grammar cannot read becomes an unparsed target, never an exception', () => {

@@ -54,9 +54,10 @@ describe('parse fixes of issue 12', () => {
 
   it('is fully parsed only when no condition is left as free text', () => {
     expect(one('SFU PHYS 121 (3), Not for credit in Science.').fullyParsed).toBe(true);
-    const prose = one('UBCV BIOL 1st (3), No credit for BIOL major.');
+    expect(one('SFU BISC 1XX (3), No credit for BIOL major.').fullyParsed).toBe(true);
+    const prose = one('SFU ENSC 1XX (3), Instructor must be licensed to practice Engineering in Canada');
     expect(prose.fullyParsed).toBe(false);
-    expect(prose.untypedConditions).toEqual(['No credit for BIOL major.']);
+    expect(prose.untypedConditions).toEqual(['Instructor must be licensed to practice Engineering in Canada']);
     expect(prose.unparsedFragments).toEqual([]);
   });
 });

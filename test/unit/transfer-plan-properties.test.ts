@@ -105,7 +105,9 @@ describe(`transfer plan properties over ${RUNS} random course sets from real pai
       const required = match.rule.sourceCourses.map((c) => c.code).filter((code) => !choice?.from.includes(code));
       expect(planned.consumes.filter((c) => required.includes(c)).sort(), where).toEqual([...new Set(required)].sort());
       if (choice) expect(planned.consumes.filter((c) => choice.from.includes(c)).length, where).toBe(choice.count);
-      expect(planned.credits, where).toBe(match.targetCredits);
+      // The main award's credit; an alternative the plan takes (to keep a course for another rule) gives at most that.
+      if (planned.basis) expect(planned.credits, where).toBeLessThanOrEqual(match.targetCredits! + 1e-9);
+      else expect(planned.credits, where).toBe(match.targetCredits);
     }
     // Totals add up.
     expect(plan.totalCredits, where).toBeCloseTo(plan.rules.reduce((s, r) => s + r.credits, 0), 6);
@@ -116,7 +118,8 @@ describe(`transfer plan properties over ${RUNS} random course sets from real pai
     const best = bruteForceBest(resolution.exact);
     if (!Number.isNaN(best)) {
       bruteForced++;
-      if (plan.optimal) expect(plan.totalCredits, where).toBeCloseTo(best, 6);
+      // The wording's limits (transfer-constraint-properties.test.ts checks them) can only lower what the plan may reach.
+      if (plan.optimal && !plan.constraints.some((c) => c.limitedPlan)) expect(plan.totalCredits, where).toBeCloseTo(best, 6);
       else expect(plan.totalCredits, where).toBeLessThanOrEqual(best + 1e-9);
     }
 

@@ -3,10 +3,12 @@ import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineContract } from '../../shared/tools/define-tool.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
-import { MatchSchema, RuleSummarySchema } from '../match-output.js';
-import { CompletedAtTargetInput, SourceCoursesInput, StudentFactsInput } from '../resolve-input.js';
+import { InstitutionInput } from './institution-input.js';
 
-export const InstitutionInput = (role: string) => z.string().min(2).max(40).describe(`${role} institution: slug or BC Transfer Guide code, e.g. "langara" or "LANG"`);
+import { MatchSchema, RuleSummarySchema } from '../match-output.js';
+import { CompletedAtTargetInput, CompletedOnInput, SourceCoursesInput, StudentFactsInput } from '../resolve-input.js';
+import { PlanConstraintSchema } from './plan-schema.js';
+
 
 export const resolveContract = defineContract({
   ...TRANSFER_TOOL,
@@ -15,8 +17,12 @@ export const resolveContract = defineContract({
   description:
     'Given the courses a student took at one institution (a set; order does not matter), returns what they earn at another ' +
     'from BC Transfer Guide rules in force at a date: exactMatches (rules fully covered), partialMatches (bundled rules with ' +
-    'the missing courses named), nearMisses (codes with no rule in force: retired rules, similar codes), conflicts, and the plan ' +
-    'that transfers the most credit without using a course twice. Use this for "what do I get at SFU for these Langara courses?". ' +
+    'the missing courses named), conditionalMatches (awards that hold only under a condition, with what would make it hold), ' +
+    'nearMisses (codes with no rule in force: retired rules, similar codes), conflicts, and the plan that transfers the most credit ' +
+    'without using a course twice and within every limit the rows\' wording sets (only one of, precludes, caps). program, ' +
+    'completedAtTarget and grades select awards that depend on them; completedOn resolves each course against the rules in force ' +
+    'when it was completed. Institutions may be named as people type them ("Langara College"). Use this for "what do I get at ' +
+    'SFU for these Langara courses?". ' +
     'Example: { "sourceInstitution": "langara", "targetInstitution": "sfu", "sourceCourses": ["CPSC 1160", "CPSC 1181"] }.',
   input: z.strictObject({
     sourceInstitution: InstitutionInput('Sending'),
@@ -24,6 +30,7 @@ export const resolveContract = defineContract({
     sourceCourses: SourceCoursesInput,
     asOfDate: optionalField(effectiveDateInput('Date the rules must be in force; default today')),
     completedAtTarget: CompletedAtTargetInput,
+    completedOn: CompletedOnInput,
     ...StudentFactsInput,
   }),
   output: z.object({
@@ -56,14 +63,28 @@ export const resolveContract = defineContract({
         totalCredits: z.number(),
         optimal: z.boolean().describe('True when the plan is proven the best; false when the search stopped at its budget'),
         rules: z
-          .array(z.object({ ruleId: z.string(), consumes: z.array(z.string()).describe('Given courses this rule uses up (a choice rule takes only what it needs)'), credits: z.number() }))
+          .array(
+            z.object({
+              ruleId: z.string(),
+              consumes: z.array(z.string()).describe('Given courses this rule uses up (a choice rule takes only what it needs)'),
+              credits: z.number(),
+              awards: z.array(z.string()).optional().describe('What the plan takes from the rule, as published, when it is not its main award'),
+              basis: z
+                .enum(['main', 'alternative', 'conditional', 'partial', 'situational'])
+                .optional()
+                .describe('alternative: one the wording offers instead; conditional: an award under a condition that holds; partial: what part of a bundle earns; situational: either of two awards applies'),
+            }),
+          )
           .optional(),
         overlaps: z
           .array(z.object({ target: z.string(), ruleIds: z.array(z.string()), awardedBy: z.string().nullable().describe('The plan rule that awards it; null when none does') }))
           .optional()
           .describe('Specific receiving courses that several exact matches award: a student receives each once'),
+        constraints: z.array(PlanConstraintSchema).optional().describe('Limits the wording of the rules puts on the plan: the plan respects every one'),
       })
-      .describe('Exact matches that transfer the most credit with each given course used once and each specific receiving course awarded once; among equal credit, specific courses before generic before elective, then newer rules'),
+      .describe(
+        'Exact matches that transfer the most credit with each given course used once, each specific receiving course awarded once (more only where the wording lets it be taken more than once), and every limit the wording sets respected (plan.constraints); among equal credit, specific courses before generic before elective, then newer rules',
+      ),
     roundTrips: z.number().int().describe('Store round trips this answer took'),
   }),
   category: 'analysis',

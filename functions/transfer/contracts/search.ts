@@ -3,8 +3,17 @@ import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
 import { optionalField } from '../../shared/tools/schema-helpers.js';
 import { defineContract } from '../../shared/tools/define-tool.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
+import { InstitutionInput } from './institution-input.js';
 import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
 import { RuleSummarySchema } from '../match-output.js';
+import { AWARD_FORMS } from '../award-forms.js';
+
+const SearchItemSchema = RuleSummarySchema.extend({
+  awardedAs: z
+    .array(z.enum(AWARD_FORMS))
+    .optional()
+    .describe('With targetCourse: how the rule gives it (target, alternative, exemption, conditional, partial; generic for generic credit)'),
+});
 
 export const searchContract = defineContract({
   ...TRANSFER_TOOL,
@@ -14,11 +23,12 @@ export const searchContract = defineContract({
     'Lists the BC Transfer Guide agreements from one institution to another, optionally for one subject or one course and only ' +
     'those in force at a date. Use this to browse what transfers between two schools; for a student\'s set of courses use ' +
     'tn_transfer_resolve. With targetCourse it looks the other way: which sending courses (or sets) earn that receiving course, from ' +
-    'one sender or all. Returns a page of rules with their targets and dates. Example: { "sourceInstitution": "langara", ' +
+    'one sender or all, in any form (as the award, an alternative, an exemption or 0-credit course, an award under a condition, part of a ' +
+    'bundle), or generic credit such as "ASC 2XX" or "CPSC 1st" (each item says how in awardedAs). Returns a page of rules with their targets and dates. Example: { "sourceInstitution": "langara", ' +
     '"targetInstitution": "sfu", "subject": "CPSC" }; reverse: { "targetInstitution": "sfu", "targetCourse": "CMPT 225" }.',
   input: z.strictObject({
-    sourceInstitution: z.string().min(2).max(40).optional().describe('Sending institution slug or code, e.g. "langara"; optional with targetCourse (then every sender)'),
-    targetInstitution: z.string().min(2).max(40).describe('Receiving institution slug or code, e.g. "sfu"'),
+    sourceInstitution: z.string().min(2).max(80).optional().describe('Sending institution slug, code or name, e.g. "langara"; optional with targetCourse (then every sender)'),
+    targetInstitution: InstitutionInput('Receiving'),
     subject: z.string().regex(/^[A-Za-z]{2,5}$/).optional().describe('Only this sending subject, e.g. "CPSC"'),
     course: z.string().min(3).max(64).optional().describe('Only this sending course, e.g. "CPSC 1150"'),
     targetCourse: z
@@ -26,16 +36,17 @@ export const searchContract = defineContract({
       .min(3)
       .max(64)
       .optional()
-      .describe('Reverse lookup: only rules that award this receiving course, e.g. "CMPT 225" or "sfu:CMPT 225" (which sending courses or sets earn it)'),
+      .describe('Reverse lookup: only rules that award this receiving course or generic credit, e.g. "CMPT 225", "sfu:CMPT 225", "ASC 2XX" (which sending courses or sets earn it)'),
     asOfDate: optionalField(effectiveDateInput('Only rules in force on this date; all dates when omitted')),
     ...PaginationInput,
   }),
-  output: paginated(RuleSummarySchema),
+  output: paginated(SearchItemSchema),
   category: 'query',
   responseTime: 'fast',
   tags: ['transfer', 'search'],
   examples: [
     { description: 'Langara CPSC agreements with SFU', input: { sourceInstitution: 'langara', targetInstitution: 'sfu', subject: 'CPSC' }, expect: 'success' },
     { description: 'Reverse lookup: what earns SFU CMPT 225, from any sender', input: { targetInstitution: 'sfu', targetCourse: 'CMPT 225' }, expect: 'success' },
+    { description: 'Reverse lookup of generic credit: what earns SFU ASC 2XX', input: { targetInstitution: 'sfu', targetCourse: 'ASC 2XX' }, expect: 'success' },
   ],
 });

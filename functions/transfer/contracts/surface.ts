@@ -55,8 +55,8 @@ export const planMyTransferPrompt = definePrompt({
   title: 'Plan my transfer',
   description: 'Works out what a student\'s courses are worth at another institution, rule by rule with evidence, and what to take next.',
   args: z.strictObject({
-    from: z.string().min(2).max(40).describe('Sending institution, e.g. "langara"'),
-    to: z.string().min(2).max(40).describe('Receiving institution, e.g. "sfu"'),
+    from: z.string().min(2).max(80).describe('Sending institution (slug, code or name), e.g. "langara"'),
+    to: z.string().min(2).max(80).describe('Receiving institution (slug, code or name), e.g. "sfu"'),
     courses: z.string().min(3).max(2000).describe('Courses taken at the sending institution, comma-separated, e.g. "langara:CPSC 1150, langara:CPSC 1160"'),
   }),
   completions: { from: 'institution', to: 'institution', courses: 'course-list' },

@@ -1,23 +1,35 @@
 import { bindCatalogTool } from '../../course/course-lookup.js';
+import { catalogCacheFor } from '../../course/catalog-cache.js';
 import { effectiveDate, institutionTimeZone } from '../../shared/catalog/effective-date.js';
-import { findInstitution, institutionId } from '../../shared/catalog/institutions.js';
+import { findInstitution } from '../../shared/catalog/institutions.js';
+import { explainNoRules, institutionInput } from '../institution-input.js';
 import { compareReceivers } from '../receiver-comparison.js';
-import { readSourceCourses, studentFacts } from '../resolve-input.js';
+import { readCompletedOn, readSourceCourses, studentFacts } from '../resolve-input.js';
+import { catalogueCredits } from '../sending-credits.js';
 import { getRules, outgoingRuleIds, RoundTrips } from '../transfer-store.js';
 import { compareContract } from '../contracts/compare.js';
 
 export const compareTool = bindCatalogTool(compareContract, async (args, ctx) => {
-  const sender = institutionId(args.sourceInstitution);
+  const store = ctx.services.store;
+  const sender = await institutionInput(store, args.sourceInstitution, 'sourceInstitution');
   const { codes, normalized } = readSourceCourses(args.sourceCourses);
-  const only = args.receivers ? new Set(args.receivers.map(institutionId)) : undefined;
+  const completedOn = readCompletedOn(args.completedOn, codes);
+  const only = args.receivers ? new Set(await Promise.all(args.receivers.map((r, i) => institutionInput(store, r, `receivers.${i}`)))) : undefined;
   const trips = new RoundTrips();
-  const listed = (await Promise.all(codes.map((code) => outgoingRuleIds(ctx.services.store, sender, code, trips)))).flat().filter((entry) => !only || only.has(entry.receiver));
-  const rules = await getRules(ctx.services.store, listed.map((entry) => entry.ruleId), trips);
+  const version = await catalogCacheFor(store).currentVersion();
+  const listed = (await Promise.all(codes.map((code) => outgoingRuleIds(store, sender, code, trips)))).flat().filter((entry) => !only || only.has(entry.receiver));
+  const rules = await getRules(store, listed.map((entry) => entry.ruleId), trips);
+  if (!rules.length) {
+    const none = await explainNoRules(store, sender);
+    if (none) throw none;
+  }
+  const sendingCredits = await catalogueCredits(store, sender, codes, rules, trips, version);
   const receivers = compareReceivers({
     rules,
     codes,
     facts: studentFacts(args),
     asOfFor: (receiver) => effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(receiver)),
+    options: { ...(completedOn ? { completedOn } : {}), sendingCredits },
   }).map((entry) => {
     const refs = (codes: string[]) => codes.map((code) => `${sender}:${code}`);
     return {
@@ -47,7 +59,7 @@ export const compareTool = bindCatalogTool(compareContract, async (args, ctx) =>
         : [],
       assumptions: ['BC Transfer Guide rules as ingested; receivers without rules for any of these courses are not listed; each receiver makes the final assessment'],
       reasoning: best
-        ? receivers.slice(0, 5).map((r) => `${r.institution}: ${r.plannedCredits} credits from ${r.coursesTransferred.length} of ${codes.length} courses${r.coursesLost.length ? `, loses ${r.coursesLost.join(', ')}` : ''}`).join('; ')
+        ? receivers.slice(0, 5).map((r) => `${r.institution}: ${r.plannedCredits} ${r.creditScale.unit}${r.creditScale.factor !== 1 ? ` (${r.normalizedCredits} on the common scale)` : ''} from ${r.coursesTransferred.length} of ${codes.length} courses${r.coursesLost.length ? `, loses ${r.coursesLost.join(', ')}` : ''}`).join('; ')
         : 'No receiver has rules for these courses.',
       validityPeriod: 'long',
     },

@@ -1,13 +1,15 @@
 import { bindCatalogTool } from '../../course/course-lookup.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { ruleSummary } from '../match-output.js';
+import { currentReading } from '../rule-reread.js';
 import { getRule, pairRulesForCourse } from '../transfer-store.js';
 import { detailsContract } from '../contracts/details.js';
 
 export const detailsTool = bindCatalogTool(detailsContract, async (args, ctx) => {
   const found = await getRule(ctx.services.store, args.ruleId);
   if (!found) throw ToolError.notFound(`No transfer rule ${args.ruleId}.`, ['Find rules with tn_transfer_search or tn_transfer_resolve.']);
-  const { rule } = found;
+  // A rule stored by an older parser is shown as the current parser reads it (what tn_transfer_resolve uses).
+  const rule = currentReading(found.rule);
   const sameCourses = (codes: string[]) => [...codes].sort().join('+') === rule.sourceCourses.map((c) => c.code).sort().join('+');
   const firstCode = [...rule.sourceCourses.map((c) => c.code)][0] ?? '';
   const history = (await pairRulesForCourse(ctx.services.store, rule.senderInstitution, rule.receiverInstitution, firstCode))

@@ -1,28 +1,34 @@
 import { bindCatalogTool } from '../../course/course-lookup.js';
 import { effectiveDate, institutionTimeZone } from '../../shared/catalog/effective-date.js';
-import { institutionId } from '../../shared/catalog/institutions.js';
 import { matchOutput } from '../match-output.js';
 import { explainPlan } from '../plan-explanation.js';
-import { readSourceCourses, studentFacts } from '../resolve-input.js';
+import { readCompletedOn, readSourceCourses, studentFacts } from '../resolve-input.js';
 import { resolveRules } from '../resolve.js';
 import { catalogCacheFor } from '../../course/catalog-cache.js';
+import { explainNoRules, institutionInput } from '../institution-input.js';
 import { nearMissesFor } from '../near-misses.js';
+import { catalogueCredits } from '../sending-credits.js';
 import { indexedRules } from '../transfer-index-store.js';
 import { listedRules, RoundTrips } from '../transfer-store.js';
 import { resolveContract } from '../contracts/resolve.js';
 
 export const resolveTool = bindCatalogTool(resolveContract, async (args, ctx) => {
-  const sender = institutionId(args.sourceInstitution);
-  const receiver = institutionId(args.targetInstitution);
+  const store = ctx.services.store;
+  const [sender, receiver] = await Promise.all([institutionInput(store, args.sourceInstitution, 'sourceInstitution'), institutionInput(store, args.targetInstitution, 'targetInstitution')]);
   const { codes, normalized } = readSourceCourses(args.sourceCourses);
+  const completedOn = readCompletedOn(args.completedOn, codes);
   const facts = studentFacts(args);
   const asOf = effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(receiver));
   const trips = new RoundTrips();
-  const store = ctx.services.store;
   const version = await catalogCacheFor(store).currentVersion();
   const indexed = await indexedRules(store, sender, receiver, codes, trips, version);
   const rules = indexed ?? (await listedRules(store, sender, receiver, codes, trips));
-  const resolution = resolveRules(rules, codes, asOf, facts);
+  if (!rules.length) {
+    const none = await explainNoRules(store, sender, receiver);
+    if (none) throw none;
+  }
+  const sendingCredits = await catalogueCredits(store, sender, codes, rules, trips, version);
+  const resolution = resolveRules(rules, codes, asOf, facts, { ...(completedOn ? { completedOn } : {}), sendingCredits });
   const covered = new Set(
     [...resolution.exact, ...resolution.partial, ...resolution.conditional, ...resolution.noCredit, ...resolution.individualAssessment].flatMap((m) => m.usedCourses),
   );
@@ -33,10 +39,12 @@ export const resolveTool = bindCatalogTool(resolveContract, async (args, ctx) =>
     uncovered: codes.filter((code) => !covered.has(code)),
     rules,
     asOf,
+    ...(completedOn ? { completedOn } : {}),
     trips,
     ...(indexed ? { readIndexed: async (more: string[]) => (await indexedRules(store, sender, receiver, more, trips, version)) ?? [] } : {}),
   });
   const exact = resolution.exact.map(matchOutput);
+  const limits = resolution.plan.constraints.filter((c) => c.limitedPlan);
   return {
     data: {
       sourceInstitution: sender,
@@ -65,6 +73,7 @@ export const resolveTool = bindCatalogTool(resolveContract, async (args, ctx) =>
         ...(resolution.conditional.length
           ? [{ type: 'validation' as const, severity: 'medium' as const, message: 'Some awards depend on conditions not known to hold; they are in conditionalMatches, not in the plan.', suggestedFix: 'Ask the student and pass completedAtTarget, program or grades.' }]
           : []),
+        ...limits.map((c) => ({ type: 'validation' as const, severity: 'medium' as const, message: `The plan counts less because the wording says: "${c.text}"` })),
         ...[...resolution.exact, ...resolution.partial].filter((m) => m.warnings.length).slice(0, 5).map((m) => ({ type: 'validation' as const, severity: 'low' as const, message: `${m.rule.rawDetail}: ${m.warnings[0]}` })),
       ],
       nextActions: [{ action: 'rule-details', priority: 'low', tool: 'tn_transfer_details', description: 'show the full text and history of a rule' }],

@@ -1,8 +1,10 @@
 import { bindCatalogTool } from '../../course/course-lookup.js';
 import { effectiveDate, institutionTimeZone } from '../../shared/catalog/effective-date.js';
-import { institutionId } from '../../shared/catalog/institutions.js';
 import { courseCodeInput } from '../resolve-input.js';
 import { ToolError } from '../../shared/tools/errors.js';
+import { awardedKeys, targetCourseInput } from '../award-forms.js';
+import { institutionInput } from '../institution-input.js';
+import { currentReading } from '../rule-reread.js';
 import { ruleSummary } from '../match-output.js';
 import { inForce } from '../resolve.js';
 import type { Store } from '../../shared/store/dynamo-client.js';
@@ -12,10 +14,13 @@ import { getRules, pairRules, RoundTrips, rulesAwarding, type PairPage } from '.
 import { searchContract } from '../contracts/search.js';
 
 export const searchTool = bindCatalogTool(searchContract, async (args, ctx) => {
-  const sender = args.sourceInstitution === undefined ? undefined : institutionId(args.sourceInstitution);
-  const receiver = institutionId(args.targetInstitution);
+  const store = ctx.services.store;
+  const [sender, receiver] = await Promise.all([
+    args.sourceInstitution === undefined ? undefined : institutionInput(store, args.sourceInstitution, 'sourceInstitution'),
+    institutionInput(store, args.targetInstitution, 'targetInstitution'),
+  ]);
   const code = args.course ? courseCodeInput(args.course, 'course') : undefined;
-  const target = args.targetCourse ? courseCodeInput(args.targetCourse, 'targetCourse') : undefined;
+  const target = args.targetCourse ? targetCourseInput(args.targetCourse, 'targetCourse') : undefined;
   if (!sender && !target) {
     throw ToolError.badRequest('sourceInstitution is required unless targetCourse is given.', [{ field: 'sourceInstitution', message: 'required without targetCourse' }]);
   }
@@ -24,13 +29,13 @@ export const searchTool = bindCatalogTool(searchContract, async (args, ctx) => {
   const scope = { tool: ctx.toolName, query: [sender, receiver, prefix, asOf, target] };
   const startKey = args.cursor ? ctx.services.cursors.decode<Record<string, unknown>>(scope, args.cursor) : undefined;
   const page = target
-    ? await awardingPage(ctx.services.store, { receiver, code: target, sender, limit: args.limit, startKey })
-    : await pairRules(ctx.services.store, { sender: sender!, receiver, prefix, limit: args.limit, startKey });
+    ? await awardingPage(store, { receiver, code: target, sender, limit: args.limit, startKey })
+    : await pairRules(store, { sender: sender!, receiver, prefix, limit: args.limit, startKey });
   const sendingMatches = (r: TransferRule) => !target || !prefix || r.sourceCourses.some((c) => (code ? c.code === code : c.code.startsWith(prefix)));
   const rules = page.rules.filter((r) => (!asOf || inForce(r, asOf)) && sendingMatches(r));
   return {
     data: {
-      items: rules.map(ruleSummary),
+      items: rules.map((rule) => ({ ...ruleSummary(rule), ...(target ? { awardedAs: awardedKeys(currentReading(rule)).get(target) ?? ['target' as const] } : {}) })),
       ...(page.lastKey ? { nextCursor: ctx.services.cursors.encode(scope, page.lastKey) } : {}),
       hasMore: Boolean(page.lastKey),
     },

@@ -62,36 +62,49 @@ interface Receiver {
   institution: string;
   name: string | null;
   plannedCredits: number;
+  normalizedCredits?: number;
+  creditScale?: { factor: number; unit: string; rule: string };
   coursesTransferred: string[];
   coursesLost: string[];
 }
 
+/** Receivers ranked on one scale (a one-term course = 3): a receiver awarding units shows them, and what they are worth. */
 export function CompareTable({ receivers, courses, from }: { receivers: Receiver[]; courses: string[]; from: string }) {
   if (!receivers.length) return <p>No receiving institution has rules for these courses.</p>;
   const list = encodeURIComponent(courses.join(','));
+  const scales = [...new Map(receivers.filter((r) => r.creditScale && r.creditScale.factor !== 1).map((r) => [r.institution, `${r.name ?? r.institution.toUpperCase()}: ${r.creditScale!.rule}`])).values()];
   return (
-    <table>
-      <caption class="visually-hidden">Receiving institutions ranked by credits transferred</caption>
-      <thead>
-        <tr>
-          <th scope="col">Receiver</th>
-          <th scope="col">Credits</th>
-          <th scope="col">Transfers</th>
-          <th scope="col">Lost</th>
-        </tr>
-      </thead>
-      <tbody>
-        {receivers.map((r) => (
-          <tr key={r.institution}>
-            <td>
-              <a href={`/transfer?from=${encodeURIComponent(from)}&to=${encodeURIComponent(r.institution)}&courses=${list}`}>{r.name ?? r.institution.toUpperCase()}</a>
-            </td>
-            <td>{r.plannedCredits}</td>
-            <td>{r.coursesTransferred.map(code).join(', ') || '—'}</td>
-            <td>{r.coursesLost.map(code).join(', ') || '—'}</td>
+    <>
+      <table>
+        <caption class="visually-hidden">Receiving institutions ranked by credits transferred, on a common scale where a one-term course is 3 credits</caption>
+        <thead>
+          <tr>
+            <th scope="col">Receiver</th>
+            <th scope="col">Credits</th>
+            <th scope="col">
+              <abbr title="A one-term course is 3 credits everywhere">Common scale</abbr>
+            </th>
+            <th scope="col">Transfers</th>
+            <th scope="col">Lost</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {receivers.map((r) => (
+            <tr key={r.institution}>
+              <td>
+                <a href={`/transfer?from=${encodeURIComponent(from)}&to=${encodeURIComponent(r.institution)}&courses=${list}`}>{r.name ?? r.institution.toUpperCase()}</a>
+              </td>
+              <td>
+                {r.plannedCredits} {r.creditScale?.unit ?? 'credits'}
+              </td>
+              <td>{r.normalizedCredits ?? r.plannedCredits}</td>
+              <td>{r.coursesTransferred.map(code).join(', ') || '—'}</td>
+              <td>{r.coursesLost.map(code).join(', ') || '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p class="muted">Ranked by the common scale.{scales.length ? ` ${scales.join(' ')}` : ''}</p>
+    </>
   );
 }
