@@ -35,7 +35,12 @@ const CATALOG: CourseSource[] = [
   course('STAT 200', 'Introduction to Statistics', 'Statistics for everyone: data, distributions, inference.', 'MATH 100.'),
   course('STAT 300', 'Statistical Inference', 'Statistics beyond the first course.', 'STAT 200.'),
   course('ENGR 221', 'Statics', 'Forces in equilibrium.', 'PHYS 100.'),
+  course('OCEN 110', 'Tides and Currents', 'How the sea moves.'),
+  course('OCEN 111', 'Tides and Coastlines', 'How the sea shapes the shore.', 'OCEN 110.'),
+  course('OCEN 310', 'Harbour Engineering', 'Designing harbours.', 'OCEN 111.'),
+  course('OCEN 311', 'Coastal Engineering', 'Protecting coasts.', 'OCEN 111.'),
   course('CPSC 110', 'Programming for Everyone', 'A first course in computer science.', null, 'south'),
+  course('PSYC 120', 'Introduction to Psychology', 'Mind and behaviour in psychology.', null, 'south'),
 ];
 
 const index = SearchIndex.build(CATALOG);
@@ -89,6 +94,16 @@ describe('reading a query as a student means it', () => {
     expect(refs('cs 101', undefined, 1)).toEqual(['north:CS 101']);
   });
 
+  it('reads a code only where the search looks, and one digit after shorthand as a part', () => {
+    // PSYC 210 is north's: searched at south, the words are what the student asked for.
+    expect(refs('psyc 210', 'south', 1)).toEqual(['south:PSYC 120']);
+    expect(refs('psyc 210 south', undefined, 1)).toEqual(['south:PSYC 120']);
+    expect(refs('psyc 210', 'north', 1)).toEqual(['north:PSYC 210']);
+    // "cs 1" is the first computer science course, not every CS 1xx; "cpsc 2" is CPSC's 200 level.
+    expect(index.query('cs 1', { institution: 'north' }).map((hit) => hit.course.subject)[0]).toBe('CPSC');
+    expect(refs('cpsc 2', 'north', 2).sort()).toEqual(['north:CPSC 210', 'north:CPSC 221']);
+  });
+
   it('reads shorthand by what it means and by the subject the catalog names by it, not by a code that means something else', () => {
     const cs = index.query('intro to CS', { institution: 'north' }).map((hit) => hit.course.subject);
     expect(cs.slice(0, 3)).toEqual(['CPSC', 'CPSC', 'CPSC']);
@@ -103,6 +118,13 @@ describe('reading a query as a student means it', () => {
     expect(refs('intro programming', 'north')).not.toContain('north:FILM 332');
   });
 
+  it('puts a course before the match that requires it when no title numbers the parts, and the later part when asked for', () => {
+    // OCEN 111 opens more courses, but it requires OCEN 110, which is as much about tides.
+    expect(refs('tides', 'north', 2)).toEqual(['north:OCEN 110', 'north:OCEN 111']);
+    expect(refs('tides 2', 'north', 1)).toEqual(['north:OCEN 111']);
+    expect(refs('tides ii', 'north', 1)).toEqual(['north:OCEN 111']);
+  });
+
   it('prefers the course more courses require, and part I when no part is asked', () => {
     const calculus = refs('calculus', 'north', 10);
     expect(calculus[0]).toBe('north:MATH 100');
@@ -114,6 +136,11 @@ describe('reading a query as a student means it', () => {
   it('corrects a typo to the nearest word and meets plurals in the singular', () => {
     expect(refs('statistcs', 'north', 2)).toEqual(['north:STAT 200', 'north:STAT 300']);
     expect(refs('databases', 'north', 1)).toEqual(['north:CPSC 310']);
+    // Eight letters typed may be two edits off: the likelier readings are kept, weighed by how common and how near.
+    const near = (word: string, typed: number) => index.lexicon.nearestTerms(word, typed).map((term) => index.lexicon.wordOf(term));
+    expect(near('stastic', 8).sort()).toEqual(['static', 'statistic']);
+    expect(near('stastic', 7)).toEqual(['static']);
+    expect(termsOf("Women's Studies")).toEqual(['women', 'study']);
     expect(termsOf('Pre-Calculus Studies')).toEqual(['precalculus', 'study']);
     expect([termOf('analysis'), termOf('calculus'), termOf('classes'), termOf('cmpt225')]).toEqual(['analysis', 'calculus', 'class', 'cmpt225']);
   });
@@ -130,7 +157,7 @@ describe('reading a query as a student means it', () => {
       expect(loaded.query(query).map((h) => [h.course.ref, h.score])).toEqual(index.query(query).map((h) => [h.course.ref, h.score]));
     }
     const artifact = encodeIndex(index);
-    const older = Buffer.from(artifact.toString('latin1').replace('"format":4', '"format":3'), 'latin1');
-    expect(() => decodeIndex(older)).toThrow(/format 3/);
+    const older = Buffer.from(artifact.toString('latin1').replace('"format":5', '"format":4'), 'latin1');
+    expect(() => decodeIndex(older)).toThrow(/format 4/);
   });
 });

@@ -3,7 +3,7 @@ import { wordsOf } from './tokens.js';
 
 /**
  * What a course's title says about it, one byte per course in the artifact: bit 0 a first course
- * ("Introduction to…", "Fundamentals of…", "General Chemistry I"), bit 1 a course rarely meant by a
+ * ("Introduction to…", "Fundamentals of…"; a part I is weighed as a part, not twice), bit 1 a course rarely meant by a
  * topic (special topics, directed studies, theses, placements), bits 2–4 the part of a sequence its
  * title numbers (Calculus I → 1, Organic Chemistry II → 2).
  */
@@ -19,7 +19,6 @@ export function traitsOf(title: string | null): number {
   if (words.some((word) => GENERIC_TITLE.has(word))) traits |= TRAIT.generic;
   const part = words.find((word) => ROMAN[word] !== undefined);
   if (part) traits |= ROMAN[part]! << 2;
-  if (traits >> 2 === 1) traits |= TRAIT.introductory;
   return traits;
 }
 

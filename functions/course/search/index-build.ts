@@ -1,5 +1,5 @@
 import { traitsOf } from './course-standing.js';
-import { countRequiredBy } from './prerequisite-mentions.js';
+import { countRequiredBy, prerequisiteEdges } from './prerequisite-mentions.js';
 import type { CourseSource } from './search-index.js';
 import { PackedTable } from './string-table.js';
 import { deriveSubjectNames, type SubjectNames } from './subject-names.js';
@@ -25,6 +25,9 @@ export interface IndexedDocs {
   offeredIds: Uint16Array;
   /** How many courses of the same institution name this one as a prerequisite or corequisite. */
   requiredBy: Uint16Array;
+  /** The courses each course's prerequisites name: course i's are requiresIds[requiresOffsets[i] .. requiresOffsets[i+1]). */
+  requiresOffsets: Uint32Array;
+  requiresIds: Uint32Array;
   /** What the title says of the course (course-standing.ts: first course, special topics, part of a sequence). */
   traits: Uint8Array;
   /** The words the catalog names each institution's subjects by (subject-names.ts). */
@@ -133,6 +136,7 @@ function docTable(courses: CourseSource[], text: CatalogText): IndexedDocs {
     credits: Float32Array.from(courses.map((c) => c.credits ?? Number.NaN)),
     ...offeredTable(courses),
     requiredBy: countRequiredBy(courses),
+    ...prerequisiteEdges(courses),
     traits: Uint8Array.from(courses.map((c) => traitsOf(c.title))),
     subjectNames: deriveSubjectNames(courses, text),
   };

@@ -4,10 +4,13 @@ import { PackedTable, valuesOf } from './string-table.js';
 import type { SubjectNames } from './subject-names.js';
 
 const MAGIC = 'TNSI';
-/** 4: course standing (requiredBy, traits) and subject names for the ranking of ADR 0033; older artifacts are rebuilt. */
-const FORMAT = 4;
+/**
+ * 4: course standing (requiredBy, traits) and subject names for the ranking of ADR 0033; 5: each
+ * course's prerequisite edges (which of a query's matches comes first). Older artifacts are rebuilt.
+ */
+const FORMAT = 5;
 const TABLES = ['refs', 'codes', 'numbers', 'titles', 'snippets'] as const;
-const ARRAYS = ['institutionOf', 'subjectOf', 'levels', 'credits', 'offsets', 'postingDocs', 'postingWeights', 'offeredOffsets', 'offeredIds', 'requiredBy', 'traits'] as const;
+const ARRAYS = ['institutionOf', 'subjectOf', 'levels', 'credits', 'offsets', 'postingDocs', 'postingWeights', 'offeredOffsets', 'offeredIds', 'requiredBy', 'traits', 'requiresOffsets', 'requiresIds'] as const;
 const TYPES = {
   institutionOf: Uint16Array,
   subjectOf: Uint16Array,
@@ -20,6 +23,8 @@ const TYPES = {
   offeredIds: Uint16Array,
   requiredBy: Uint16Array,
   traits: Uint8Array,
+  requiresOffsets: Uint32Array,
+  requiresIds: Uint32Array,
 };
 
 interface Header {
@@ -85,7 +90,7 @@ export function decodeIndex(input: Uint8Array): SearchIndex {
   const [refs, codes, numbers, titles, snippets, terms] = [0, 1, 2, 3, 4, 5].map(table);
   const arrays = Object.fromEntries(ARRAYS.map((name, i) => [name, view(TYPES[name] as never, 12 + i)])) as unknown as Pick<
     IndexedDocs,
-    'institutionOf' | 'subjectOf' | 'levels' | 'credits' | 'offeredOffsets' | 'offeredIds' | 'requiredBy' | 'traits'
+    'institutionOf' | 'subjectOf' | 'levels' | 'credits' | 'offeredOffsets' | 'offeredIds' | 'requiredBy' | 'traits' | 'requiresOffsets' | 'requiresIds'
   > &
     Pick<Postings, 'offsets' | 'postingDocs' | 'postingWeights'>;
   return new SearchIndex(

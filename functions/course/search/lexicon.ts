@@ -3,6 +3,21 @@ import type { SubjectNames } from './subject-names.js';
 import { boundedEditDistance, termOf } from './tokens.js';
 
 const MAX_NEAR_TERMS = 20;
+/**
+ * How much less likely one more edit makes a reading: a misspelling is read as the known words whose
+ * course count × NEAR_EDIT^distance comes within NEAR_KEPT of the likeliest ("psycology" is psychology,
+ * never also the three phycology courses; "stastics" is statics or statistics).
+ */
+const NEAR_EDIT = 0.1;
+const NEAR_KEPT = 0.1;
+
+/** What the lexicon asks of the index behind it. */
+export interface LexiconCatalog {
+  /** Whether a joined code term ("econ101") is some course's own code, at this institution when one is given. */
+  isCourseCode(term: number, institution?: string): boolean;
+  /** How many courses use the term. */
+  documentFrequency(term: number): number;
+}
 
 /**
  * The catalog's vocabulary as the query plan reads it: the sorted terms of the postings, and the
@@ -19,6 +34,7 @@ export class CatalogLexicon implements Lexicon {
     institutions: string[],
     subjects: string[],
     names: SubjectNames,
+    private readonly catalog: LexiconCatalog,
   ) {
     this.institutions = new Set(institutions);
     this.subjectCount = Math.max(1, subjects.length);
@@ -47,18 +63,24 @@ export class CatalogLexicon implements Lexicon {
     return found;
   }
 
-  /** Words starting with the same letter (typos rarely change it), at the smallest distance found. */
-  nearestTerms(word: string): number[] {
-    const max = word.length >= 8 ? 2 : 1;
-    let best = max + 1;
-    let found: number[] = [];
+  /**
+   * Words starting with the same letter (typos rarely change it) within one edit, or two from eight
+   * letters as typed, weighed by how common each is and how near (NEAR_EDIT, NEAR_KEPT).
+   */
+  nearestTerms(word: string, typedLength = word.length): number[] {
+    const max = typedLength >= 8 ? 2 : 1;
+    const found: { term: number; likelihood: number }[] = [];
     const end = lowerBound(this.terms, String.fromCharCode(word.charCodeAt(0) + 1));
     for (let term = lowerBound(this.terms, word[0]!); term < end; term++) {
-      const distance = boundedEditDistance(word, this.terms[term]!, Math.min(max, best));
-      if (distance < best) [best, found] = [distance, [term]];
-      else if (distance === best && distance <= max && found.length < MAX_NEAR_TERMS) found.push(term);
+      const distance = boundedEditDistance(word, this.terms[term]!, max);
+      if (distance <= max) found.push({ term, likelihood: this.catalog.documentFrequency(term) * NEAR_EDIT ** distance });
     }
-    return best <= max ? found : [];
+    const best = Math.max(0, ...found.map((f) => f.likelihood));
+    return found
+      .filter((f) => f.likelihood >= best * NEAR_KEPT)
+      .sort((a, b) => b.likelihood - a.likelihood)
+      .slice(0, MAX_NEAR_TERMS)
+      .map((f) => f.term);
   }
 
   wordOf(term: number): string {
@@ -72,6 +94,10 @@ export class CatalogLexicon implements Lexicon {
 
   subjectsCoded(word: string): readonly number[] {
     return this.coded.get(word) ?? NONE;
+  }
+
+  isCourseCode(term: number, institution?: string): boolean {
+    return this.catalog.isCourseCode(term, institution);
   }
 
   institutionOfGroup(group: number): number {

@@ -35,6 +35,28 @@ export function countRequiredBy(courses: RequisiteSource[]): Uint16Array {
   return counts;
 }
 
+/**
+ * Per course, the courses of its institution its prerequisites name (not its corequisites, which are
+ * taken alongside): course i's are ids[offsets[i] .. offsets[i+1]). What a query's matches build on
+ * tells which of them comes first (topic-sequence.ts): UBC's MATH 101 names MATH 100.
+ */
+export function prerequisiteEdges(courses: RequisiteSource[]): { requiresOffsets: Uint32Array; requiresIds: Uint32Array } {
+  const position = new Map<string, number>();
+  courses.forEach((course, i) => position.set(course.ref, i));
+  const offsets = new Uint32Array(courses.length + 1);
+  const ids: number[] = [];
+  courses.forEach((course, i) => {
+    const named = new Set<number>();
+    for (const code of course.prerequisitesText ? codesIn(course.prerequisitesText) : []) {
+      const at = position.get(`${course.institution}:${code}`);
+      if (at !== undefined && at !== i) named.add(at);
+    }
+    ids.push(...named);
+    offsets[i + 1] = ids.length;
+  });
+  return { requiresOffsets: offsets, requiresIds: Uint32Array.from(ids) };
+}
+
 /** Course codes a requisite text names, the subject carried to bare numbers within a sentence. */
 export function codesIn(text: string): string[] {
   const codes: string[] = [];

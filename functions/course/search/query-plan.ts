@@ -7,14 +7,16 @@ export interface Lexicon {
   termIndex(word: string): number;
   /** Terms starting with the prefix, the exact one left out, at most `limit`. */
   termsStartingWith(prefix: string, limit: number): number[];
-  /** The known words nearest to a misspelt one (one edit, two from eight letters), none when none is. */
-  nearestTerms(word: string): number[];
+  /** The likeliest known words for a misspelt one (one edit, two from eight letters as typed), none when none is near. */
+  nearestTerms(word: string, typedLength?: number): number[];
   /** The word a term id stands for. */
   wordOf(term: number): string;
   /** Subject groups (an institution's subject) the catalog names by this word or word pair. */
   subjectsNamed(name: string): readonly number[];
   /** Subject groups whose code is this word ("cmpt" → every institution's CMPT). */
   subjectsCoded(word: string): readonly number[];
+  /** Whether a joined code term ("econ101") is some course's own code, at this institution when one is given. */
+  isCourseCode(term: number, institution?: string): boolean;
   /** The institution a subject group belongs to. */
   institutionOfGroup(group: number): number;
   /** The institution a word is the id of ("sfu"), if any. */
@@ -64,10 +66,18 @@ const NUMBER = /^\d{1,4}[a-z]?$/;
  * in the catalog, a request for a first course, the part of a sequence, and typos. Nothing here
  * knows a course: every word is looked up in the catalog's own terms and subject names.
  */
-export function planQuery(text: string, lexicon: Lexicon): QueryPlan | undefined {
-  const words = joinPrefixes(wordsOf(text)).slice(0, 32);
+export function planQuery(text: string, lexicon: Lexicon, filter: { institution?: string } = {}): QueryPlan | undefined {
+  let words = joinPrefixes(wordsOf(text)).slice(0, 32);
   if (!words.length) return undefined;
   const plan: QueryPlan = { codes: [], concepts: [], introductory: false, sequence: 0 };
+  // An institution named among other words ("econ 101 sfu") narrows the search, wherever it is typed.
+  const named = words.length > 1 ? words.findIndex((word) => lexicon.institutionNamed(word)) : -1;
+  if (named >= 0) {
+    plan.institution = lexicon.institutionNamed(words[named]!);
+    words = words.filter((_, i) => i !== named);
+  }
+  // A code is read as one only where the search looks: "econ 101" at SFU (no ECON 101) is an introductory economics course.
+  const where = filter.institution ?? plan.institution;
   const phrases: { start: number; end: number; name: string }[] = [];
   const requests: Concept[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -75,16 +85,12 @@ export function planQuery(text: string, lexicon: Lexicon): QueryPlan | undefined
     const next = words[i + 1];
     const pair = next === undefined ? undefined : `${word} ${next}`;
     const last = i === words.length - 1;
-    if (words.length > 1 && !plan.institution && lexicon.institutionNamed(word)) {
-      plan.institution = lexicon.institutionNamed(word);
-      continue;
-    }
-    if (next !== undefined && NUMBER.test(next) && readCode(word, next, lexicon, plan)) {
+    if (next !== undefined && NUMBER.test(next) && readCode(word, next, lexicon, plan, where)) {
       i++;
       continue;
     }
     const joined = CODE_WORD.exec(word);
-    if (joined && readCode(joined[1]!, joined[2]!, lexicon, plan)) continue;
+    if (joined && readCode(joined[1]!, joined[2]!, lexicon, plan, where)) continue;
     if (pair && INTRODUCTORY_PAIRS.has(pair)) {
       plan.introductory = true;
       i++;
@@ -141,12 +147,15 @@ export function planQuery(text: string, lexicon: Lexicon): QueryPlan | undefined
   return plan;
 }
 
-/** A subject word and a number that is a course code, or its start, of some course: its code terms. */
-function readCode(subject: string, number: string, lexicon: Lexicon, plan: QueryPlan): boolean {
-  if (!lexicon.subjectsCoded(subject).length) return false;
+/** A subject word and a number that is a course code, or its start, of some course (at the institution searched): its code terms. */
+function readCode(subject: string, number: string, lexicon: Lexicon, plan: QueryPlan, institution: string | undefined): boolean {
+  // After shorthand, one digit is a part ("cs 1", "chem 2"), not the start of every 100- or 200-level code ("cpsc 2").
+  if (!lexicon.subjectsCoded(subject).length || (/^\d$/.test(number) && EXPANSIONS[subject])) return false;
   const joined = `${subject}${number}`;
   const exact = lexicon.termIndex(joined);
-  const codes = [...(exact >= 0 ? [{ term: exact, exact: true }] : []), ...lexicon.termsStartingWith(joined, MAX_PREFIX_TERMS).map((term) => ({ term, exact: false }))];
+  const codes = [...(exact >= 0 ? [{ term: exact, exact: true }] : []), ...lexicon.termsStartingWith(joined, MAX_PREFIX_TERMS).map((term) => ({ term, exact: false }))].filter(({ term }) =>
+    lexicon.isCourseCode(term, institution),
+  );
   plan.codes.push(...codes);
   return codes.length > 0;
 }
@@ -182,7 +191,7 @@ function addMeaning(plan: QueryPlan, phrases: { start: number; end: number; name
     const completions = options.last && word.length >= 3 ? lexicon.termsStartingWith(word, MAX_PREFIX_TERMS) : [];
     if (completions.length) texts.push(...completions.map((term) => ({ term, factor: PREFIX_FACTOR })));
     else if (word.length >= 4 && !/\d/.test(word)) {
-      const near = lexicon.nearestTerms(termOf(word));
+      const near = lexicon.nearestTerms(termOf(word), word.length);
       texts.push(...near.map((term) => ({ term, factor: NEAR_FACTOR })));
       groups.push(...new Set(near.flatMap((term) => lexicon.subjectsNamed(lexicon.wordOf(term)))));
     }

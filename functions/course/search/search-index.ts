@@ -68,7 +68,10 @@ export class SearchIndex {
     readonly docs: IndexedDocs,
     readonly postings: Postings,
   ) {
-    this.lexicon = new CatalogLexicon(postings.terms, docs.institutions, docs.subjects, docs.subjectNames);
+    this.lexicon = new CatalogLexicon(postings.terms, docs.institutions, docs.subjects, docs.subjectNames, {
+      isCourseCode: (term, institution) => this.isCourseCode(term, institution),
+      documentFrequency: (term) => this.documentFrequency(term),
+    });
     this.scratch = new Scratch(docs.refs.length);
     this.ranking = new StudentRanking(this, this.scratch);
   }
@@ -120,7 +123,7 @@ export class SearchIndex {
    * when too few match every concept, courses matching some.
    */
   query(text: string, filters: SearchFilters = {}, enough = 1): SearchHit[] {
-    const plan = planQuery(text, this.lexicon);
+    const plan = planQuery(text, this.lexicon, filters);
     if (!plan) return [];
     const institution = filters.institution ?? plan.institution;
     const allowed = this.filterOf({ ...filters, institution });
@@ -271,6 +274,23 @@ export class SearchIndex {
   private offeredIn(doc: number, term: number): boolean {
     const { offeredOffsets, offeredIds } = this.docs;
     for (let i = offeredOffsets[doc]!; i < offeredOffsets[doc + 1]!; i++) if (offeredIds[i] === term) return true;
+    return false;
+  }
+
+  /**
+   * Whether some course's own code, at this institution when one is given, is this joined code term
+   * ("econ101"), not only a mention of it in another course's text. A code's postings are short.
+   */
+  private isCourseCode(term: number, institution?: string): boolean {
+    const d = this.docs;
+    const joined = this.postings.terms[term]!;
+    const wanted = institution === undefined ? -1 : d.institutions.indexOf(institution);
+    if (institution !== undefined && wanted < 0) return false;
+    for (let p = this.postings.offsets[term]!; p < this.postings.offsets[term + 1]!; p++) {
+      const doc = this.postings.postingDocs[p]!;
+      if (wanted >= 0 && d.institutionOf[doc] !== wanted) continue;
+      if (`${d.subjects[d.subjectOf[doc]!]!}${d.numbers.get(doc)!}`.toLowerCase() === joined) return true;
+    }
     return false;
   }
 

@@ -4,6 +4,7 @@ import { groupOf, type CatalogLexicon } from './lexicon.js';
 import type { Concept, QueryPlan } from './query-plan.js';
 import type { Scratch } from './scratch.js';
 import type { SearchHit } from './search-index.js';
+import { TopicSequence } from './topic-sequence.js';
 
 /** What the ranking reads of the index. */
 export interface RankedIndex {
@@ -19,7 +20,7 @@ export interface RankedIndex {
 /** A course of a subject the query names matches the word at this share of a code match, at most the subject code's own idf. */
 const MEMBER_FACTOR = 1;
 /** Within a subject a word names, what the word in the text adds to membership. */
-const WORDS_INSIDE = 0.25;
+const WORDS_INSIDE = 0.5;
 /** Courses of a subject the query names rank above equal matches elsewhere. */
 const NAMED_SUBJECT = 1.3;
 /** A title that starts a sequence or says "Introduction" when a first course is asked for. */
@@ -48,6 +49,8 @@ export class StudentRanking {
   private readonly standing: Float64Array;
   /** Per subject group, the bits of the query's concepts that name it. */
   private readonly groupBits: Uint32Array;
+  /** Which part of the topic each full match is, from the prerequisites among the matches. */
+  private readonly sequence: TopicSequence;
   private keys = new Float64Array(1024);
   private subjectTerms?: Int32Array;
 
@@ -60,6 +63,7 @@ export class StudentRanking {
     this.tier = new Uint8Array(n);
     this.standing = new Float64Array(n);
     this.groupBits = new Uint32Array(Math.max(1, index.docs.institutions.length * index.docs.subjects.length));
+    this.sequence = new TopicSequence(n, index.docs.requiresOffsets, index.docs.requiresIds);
   }
 
   /** The hits for a plan; `allowed` filters courses when the search is narrowed. */
@@ -89,7 +93,9 @@ export class StudentRanking {
     }
     // A code typed first (exact, then the codes it starts), then courses matching every concept;
     // only when too few do, the courses matching some (gathered only then).
+    this.sequence.read(all, score);
     let hits = this.bestFirst(this.weigh(all, plan));
+    this.sequence.clear(all);
     if (coded) hits = this.bestFirst(this.weigh(exact, plan)).concat(this.bestFirst(this.weigh(started, plan)), hits);
     if (hits.length < enough) {
       const some = touched.filter((doc) => matched[doc] !== required && (!coded || tier[doc] === 0) && (!allowed || allowed(doc)));
@@ -200,10 +206,14 @@ export class StudentRanking {
       let weight = standing * levelWeight(levels[doc]!, plan.introductory);
       if (plan.introductory && trait & TRAIT.introductory) weight *= INTRODUCTORY_TITLE;
       if (this.groupBits[groupOf(institutionOf[doc]!, subjectOf[doc]!, subjectCount)]) weight *= NAMED_SUBJECT;
-      // The part asked for ("calc 1"); unasked, a first course, or a topic without a part, means part I.
-      const part = sequenceOf(trait);
-      if (part && plan.sequence) weight *= part === plan.sequence ? SAME_PART : OTHER_PART;
-      else if (part) weight *= part === 1 ? (plan.introductory ? SAME_PART : FIRST_PART) : OTHER_PART;
+      // The part asked for ("calc 1", "calculus 2"), by the title's numeral or else by what the course
+      // requires among the matches. Unasked, part I is preferred where a title numbers it, and a course
+      // building on another match comes after it, unless a first course was asked for (the level says
+      // that, and a subject's remedial courses must not outrank its first ones).
+      const titled = sequenceOf(trait);
+      if (plan.sequence) weight *= (titled || this.sequence.partOf(doc)) === plan.sequence ? SAME_PART : OTHER_PART;
+      else if (titled) weight *= titled === 1 ? (plan.introductory ? SAME_PART : FIRST_PART) : OTHER_PART;
+      else if (!plan.introductory && this.sequence.partOf(doc) > 1) weight *= OTHER_PART;
       this.scratch.score[doc]! *= weight;
     }
     return docs;

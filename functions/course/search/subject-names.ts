@@ -21,6 +21,12 @@ const MIN_SHARE = 0.25;
 const MIN_COVERAGE = 0.1;
 const OWN_SHARE = 0.5;
 const OWN_COURSES = 3;
+/**
+ * A name most of the subject's own courses use is its name even where the word is common across the
+ * institution (UBC's ECON says "economic" in two thirds of its courses, a quarter of UBC's uses).
+ */
+const MOST_COURSES = 0.5;
+const MOST_COURSES_SHARE = 0.15;
 
 /**
  * The names of each subject, read from the catalog: a word or adjacent word pair of the subject's
@@ -81,7 +87,7 @@ export function deriveSubjectNames(courses: NameSource[], text: CatalogText): Su
       const share = count / used.get(institution)!.get(name)!;
       const coverage = count / subjectSize.get(key)!;
       const spelled = name >= size && letters(subject).length > 2;
-      if (share < MIN_SHARE) continue;
+      if (share < MIN_SHARE && (coverage < MOST_COURSES || share < MOST_COURSES_SHARE)) continue;
       if (!spelled && coverage < MIN_COVERAGE && (share < OWN_SHARE || count < OWN_COURSES)) continue;
       const slot = `${institution}\u0000${nameOf(name)}`;
       const current = best.get(slot);

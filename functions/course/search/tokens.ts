@@ -1,6 +1,8 @@
 /** Words too common in course text to tell courses apart. */
 export const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'of', 'on', 'or', 'the', 'this', 'to', 'with']);
 
+const POSSESSIVE = /(?<=\p{L})['’]s\b/gu;
+
 /**
  * Lower-cased words of a text, stop words out. Letters and digits stay together ("cmpt225", "3d"),
  * everything else separates ("CMPT-225" → cmpt, 225), so a course code typed loosely still meets the
@@ -8,7 +10,8 @@ export const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'b
  */
 export function wordsOf(text: string): string[] {
   const words: string[] = [];
-  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+  // A possessive is its word ("Women's Studies" is women, studies), never a word "s".
+  for (const match of text.toLowerCase().replace(POSSESSIVE, '').matchAll(/[\p{L}\p{N}]+/gu)) {
     const word = match[0];
     if (!STOP_WORDS.has(word)) words.push(word);
   }
