@@ -59,13 +59,16 @@ describe('subject names read from the catalog', () => {
     expect(names.north!.EDUC).not.toContain('psychology');
   });
 
-  it('abbreviates a word by its letters in order, a pair by a split at the second word, a two-letter code by initials', () => {
+  it('abbreviates a word by its letters in order, a pair by a split at the second word or as a field, a two-letter code by initials', () => {
     expect(abbreviates('psyo', 'psychology')).toBe(true);
     expect(abbreviates('cpsc', 'computer science')).toBe(true);
     expect(abbreviates('cs', 'canadian study')).toBe(true);
     expect(abbreviates('cs', 'computer')).toBe(false);
     expect(abbreviates('bus', 'building trust')).toBe(false);
-    expect(abbreviates('cmpt', 'computer science')).toBe(false);
+    // A pair whose first word already covers the code names the subject only as a field ("… science", "… studies").
+    expect(abbreviates('cmpt', 'computer graphics')).toBe(false);
+    expect(abbreviates('pol', 'political science')).toBe(true);
+    expect(abbreviates('gndr', 'gender study')).toBe(true);
   });
 });
 

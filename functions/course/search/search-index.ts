@@ -1,11 +1,12 @@
-import { levelPrior } from './course-standing.js';
 import { buildPostings, type IndexedDocs, type Postings } from './index-build.js';
 import { CatalogLexicon, lowerBound } from './lexicon.js';
 import { planQuery } from './query-plan.js';
 import { Scratch } from './scratch.js';
+import { filterOf, narrows } from './search-filters.js';
 import { StudentRanking } from './student-ranking.js';
 import { valuesOf } from './string-table.js';
-import { boundedEditDistance, termOf, termsOf, wordsOf } from './tokens.js';
+import { boundedEditDistance, termsOf } from './tokens.js';
+import { TypedRanking } from './typed-ranking.js';
 
 /** What a search result carries: enough to list the course without reading it. */
 export interface IndexedCourse {
@@ -43,11 +44,7 @@ export type CourseSource = Omit<IndexedCourse, 'snippet'> & {
   corequisitesText?: string | null;
 };
 
-// The ranking as typed and similar(); the student-aware ranking's own weights are in student-ranking.ts.
-const PREFIX_FACTOR = 0.5;
-const FUZZY_FACTOR = 0.35;
-const MAX_PREFIX_TERMS = 200;
-const MAX_FUZZY_TERMS = 20;
+/** How many of a course's rarest words similar() looks for. */
 const SIMILAR_TERMS = 24;
 
 /**
@@ -60,8 +57,8 @@ const SIMILAR_TERMS = 24;
  */
 export class SearchIndex {
   readonly lexicon: CatalogLexicon;
-  private readonly scratch: Scratch;
   private readonly ranking: StudentRanking;
+  private readonly asTyped: TypedRanking;
   private sortedRefs?: string[];
 
   constructor(
@@ -72,8 +69,10 @@ export class SearchIndex {
       isCourseCode: (term, institution) => this.isCourseCode(term, institution),
       documentFrequency: (term) => this.documentFrequency(term),
     });
-    this.scratch = new Scratch(docs.refs.length);
-    this.ranking = new StudentRanking(this, this.scratch);
+    // One set of per-course arrays, shared: a query runs to completion before the next starts.
+    const scratch = new Scratch(docs.refs.length);
+    this.ranking = new StudentRanking(this, scratch);
+    this.asTyped = new TypedRanking(this, scratch);
   }
 
   static build(courses: CourseSource[]): SearchIndex {
@@ -125,37 +124,16 @@ export class SearchIndex {
   query(text: string, filters: SearchFilters = {}, enough = 1): SearchHit[] {
     const plan = planQuery(text, this.lexicon, filters);
     if (!plan) return [];
-    const institution = filters.institution ?? plan.institution;
-    const allowed = this.filterOf({ ...filters, institution });
+    const narrowed = { ...filters, institution: filters.institution ?? plan.institution };
+    const allowed = filterOf(this.docs, narrowed);
     if (!allowed) return [];
-    const filtered = institution !== undefined || filters.subject !== undefined || filters.level !== undefined || filters.term !== undefined;
-    return this.ranking.rank(plan, filtered ? allowed : undefined, enough);
+    return this.ranking.rank(plan, narrows(narrowed) ? allowed : undefined, enough);
   }
 
-  /**
-   * The words as typed, BM25F and the level prior alone: the ranking before ADR 0033 (over today's
-   * terms, singular and plural as one), kept as the baseline the relevance and speed benchmarks
-   * measure the student-aware ranking against.
-   */
+  /** The words as typed, BM25F and the level prior alone (typed-ranking.ts): the benchmarks' baseline. */
   queryAsTyped(text: string, filters: SearchFilters = {}, enough = 1): SearchHit[] {
-    const words = wordsOf(text).slice(0, 32).map(termOf);
-    if (!words.length) return [];
-    const allowed = this.filterOf(filters);
-    if (!allowed) return [];
-    const touched: number[] = [];
-    words.forEach((word, position) => this.scoreWord(this.candidatesAsTyped(word, position === words.length - 1), touched));
-    const all: number[] = [];
-    const some: number[] = [];
-    for (const doc of touched) if (allowed(doc)) (this.scratch.matched[doc] === words.length ? all : some).push(doc);
-    const levels = this.docs.levels;
-    const prior = (docs: number[]) => {
-      for (const doc of docs) this.scratch.score[doc]! *= levelPrior(levels[doc]!);
-      return docs;
-    };
-    const ranked = this.ranked(prior(all));
-    const hits = ranked.length < enough ? ranked.concat(this.ranked(prior(some))) : ranked;
-    this.scratch.reset(touched);
-    return hits;
+    const allowed = filterOf(this.docs, filters);
+    return allowed ? this.asTyped.rank(text, allowed, enough) : [];
   }
 
   /** Same-institution courses sharing the most telling words of this one's title and description. */
@@ -166,16 +144,9 @@ export class SearchIndex {
       .filter((term) => term >= 0)
       .sort((a, b) => this.documentFrequency(a) - this.documentFrequency(b))
       .slice(0, SIMILAR_TERMS);
-    const allowed = this.filterOf({ institution: course.institution });
+    const allowed = filterOf(this.docs, { institution: course.institution });
     if (!allowed || !known.length) return [];
-    const touched: number[] = [];
-    for (const term of known) this.scoreWord([[term, 1]], touched);
-    const levels = this.docs.levels;
-    const docs = touched.filter((doc) => allowed(doc) && this.docs.refs.get(doc) !== course.ref);
-    for (const doc of docs) this.scratch.score[doc]! *= levelPrior(levels[doc]!);
-    const hits = this.ranked(docs);
-    this.scratch.reset(touched);
-    return hits;
+    return this.asTyped.rankTerms(known, (doc) => allowed(doc) && this.docs.refs.get(doc) !== course.ref);
   }
 
   /** Courses at an institution whose code is closest to the one asked for (NOT_FOUND hints). */
@@ -204,77 +175,9 @@ export class SearchIndex {
     return { refs: sorted.slice(start, Math.min(end, start + limit)), total: end - start };
   }
 
-
-
-
-
-  private candidatesAsTyped(word: string, last: boolean): [number, number][] {
-    const exact = this.lexicon.termIndex(word);
-    const candidates: [number, number][] = exact >= 0 ? [[exact, 1]] : [];
-    if (last && (word.length >= 3 || /^\d+$/.test(word))) {
-      for (const term of this.lexicon.termsStartingWith(word, MAX_PREFIX_TERMS)) candidates.push([term, PREFIX_FACTOR]);
-    }
-    if (exact < 0 && word.length >= 4) {
-      const max = word.length >= 8 ? 2 : 1;
-      const { terms } = this.postings;
-      for (let term = 0; term < terms.length && candidates.length < MAX_FUZZY_TERMS; term++) {
-        if (boundedEditDistance(word, terms[term]!, max) <= max) candidates.push([term, FUZZY_FACTOR]);
-      }
-    }
-    return candidates;
-  }
-
-  /** Adds one word's best-matching candidate to each document it reaches. */
-  private scoreWord(candidates: [number, number][], touched: number[]): void {
-    const { offsets, postingDocs, postingWeights } = this.postings;
-    const { tokenBest, score, matched } = this.scratch;
-    const reached: number[] = [];
-    for (const [term, factor] of candidates) {
-      const weight = this.idf(term) * factor;
-      for (let p = offsets[term]!; p < offsets[term + 1]!; p++) {
-        const doc = postingDocs[p]!;
-        const value = postingWeights[p]! * weight;
-        if (tokenBest[doc] === 0) reached.push(doc);
-        if (value > tokenBest[doc]!) tokenBest[doc] = value;
-      }
-    }
-    for (const doc of reached) {
-      if (matched[doc] === 0) touched.push(doc);
-      matched[doc]!++;
-      score[doc]! += tokenBest[doc]!;
-      tokenBest[doc] = 0;
-    }
-  }
-
-  /** Best first; each hit's course is read from the table only when a page shows it. */
-  private ranked(docs: number[]): SearchHit[] {
-    const score = this.scratch.score;
-    docs.sort((a, b) => score[b]! - score[a]! || a - b);
-    return docs.map((doc) => new LazyHit(this, doc, score[doc]!));
-  }
-
   /** A hit whose course is read from the table only when a page shows it. */
   hit(doc: number, score: number): SearchHit {
     return new LazyHit(this, doc, score);
-  }
-
-  private filterOf(filters: SearchFilters): ((doc: number) => boolean) | undefined {
-    const d = this.docs;
-    const institution = filters.institution === undefined ? -1 : d.institutions.indexOf(filters.institution);
-    const subject = filters.subject === undefined ? -1 : d.subjects.indexOf(filters.subject);
-    const term = filters.term === undefined ? -1 : d.offeredTerms.indexOf(filters.term);
-    if ((filters.institution !== undefined && institution < 0) || (filters.subject !== undefined && subject < 0) || (filters.term !== undefined && term < 0)) return undefined;
-    return (doc) =>
-      (institution < 0 || d.institutionOf[doc] === institution) &&
-      (subject < 0 || d.subjectOf[doc] === subject) &&
-      (!filters.level || d.levels[doc] === filters.level) &&
-      (term < 0 || this.offeredIn(doc, term));
-  }
-
-  private offeredIn(doc: number, term: number): boolean {
-    const { offeredOffsets, offeredIds } = this.docs;
-    for (let i = offeredOffsets[doc]!; i < offeredOffsets[doc + 1]!; i++) if (offeredIds[i] === term) return true;
-    return false;
   }
 
   /**
@@ -315,5 +218,3 @@ class LazyHit implements SearchHit {
     return (this.read ??= this.index.course(this.doc));
   }
 }
-
-export { levelPrior };

@@ -212,7 +212,7 @@ export class StudentRanking {
       // that, and a subject's remedial courses must not outrank its first ones).
       const titled = sequenceOf(trait);
       if (plan.sequence) weight *= (titled || this.sequence.partOf(doc)) === plan.sequence ? SAME_PART : OTHER_PART;
-      else if (titled) weight *= titled === 1 ? (plan.introductory ? SAME_PART : FIRST_PART) : OTHER_PART;
+      else if (titled) weight *= titled === 1 ? (plan.introductory ? INTRODUCTORY_TITLE : FIRST_PART) : OTHER_PART;
       else if (!plan.introductory && this.sequence.partOf(doc) > 1) weight *= OTHER_PART;
       this.scratch.score[doc]! *= weight;
     }

@@ -101,6 +101,8 @@ export const BROADER: Readonly<Record<string, readonly string[]>> = {
   python: ['programming'],
   java: ['programming'],
   javascript: ['programming'],
+  cpp: ['programming'],
+  csharp: ['programming'],
   sql: ['database'],
 };
 

@@ -1,4 +1,5 @@
 import { FIELD, fieldIds, type CatalogText } from './catalog-text.js';
+import { FIELD as FIELD_WORDS } from './student-vocabulary.js';
 
 /** Per institution, per subject code: the terms and term pairs (tokens.ts termOf) the catalog names that subject by. */
 export type SubjectNames = Record<string, Record<string, string[]>>;
@@ -131,7 +132,8 @@ function namesIn(text: CatalogText, c: number, starts: (first: number) => boolea
  * subsequence of it from its first letter (codes of three letters or more: PSYO ← "psychology"). A
  * pair the first word does not already cover: the code splits into a subsequence of the first word
  * from its first letter and one of the second from its first letter (CPSC ← "computer science",
- * never BUS ← "building trust"); a two-letter code abbreviates only a pair by its initials.
+ * never BUS ← "building trust"); a pair naming a field ("political science", "gender studies") also
+ * when the first word covers the code (POL); a two-letter code abbreviates only a pair by its initials.
  */
 export function abbreviates(code: string, name: string): boolean {
   if (code[0] !== name[0]) return false;
@@ -140,7 +142,7 @@ export function abbreviates(code: string, name: string): boolean {
   const [first, second] = [name.slice(0, space), name.slice(space + 1)];
   if (first.length < 2 || !/^[a-z]+$/.test(first) || !/^[a-z]+$/.test(second)) return false;
   if (code.length === 2) return code[1] === second[0];
-  if (subsequence(code, first)) return false;
+  if (subsequence(code, first)) return FIELD_WORDS.has(second);
   for (let split = 1; split < code.length; split++) {
     if (code[split] === second[0] && subsequence(code.slice(0, split), first) && subsequence(code.slice(split), second)) return true;
   }

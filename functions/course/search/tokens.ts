@@ -2,6 +2,12 @@
 export const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'of', 'on', 'or', 'the', 'this', 'to', 'with']);
 
 const POSSESSIVE = /(?<=\p{L})['’]s\b/gu;
+/** Language names whose symbols the word pattern would drop ("C++" is not the letter c). */
+const SYMBOL_NAMES: [RegExp, string][] = [
+  [/\bc\+\+/g, ' cpp '],
+  [/\bc#/g, ' csharp '],
+  [/\bf#/g, ' fsharp '],
+];
 
 /**
  * Lower-cased words of a text, stop words out. Letters and digits stay together ("cmpt225", "3d"),
@@ -11,7 +17,9 @@ const POSSESSIVE = /(?<=\p{L})['’]s\b/gu;
 export function wordsOf(text: string): string[] {
   const words: string[] = [];
   // A possessive is its word ("Women's Studies" is women, studies), never a word "s".
-  for (const match of text.toLowerCase().replace(POSSESSIVE, '').matchAll(/[\p{L}\p{N}]+/gu)) {
+  let lower = text.toLowerCase().replace(POSSESSIVE, '');
+  if (lower.includes('+') || lower.includes('#')) for (const [symbol, name] of SYMBOL_NAMES) lower = lower.replace(symbol, name);
+  for (const match of lower.matchAll(/[\p{L}\p{N}]+/gu)) {
     const word = match[0];
     if (!STOP_WORDS.has(word)) words.push(word);
   }
