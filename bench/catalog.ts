@@ -11,7 +11,7 @@ import { ingestorNamed, sampleFiles, sourceNamed } from '../functions/ingest/sou
 import { putAll } from '../functions/shared/store/batch-writes.js';
 import { createStore, type Store } from '../functions/shared/store/dynamo-client.js';
 import { ensureTable } from '../local/ensure-table.js';
-import { compareSpeed, judgedQueries, measureRelevance } from './relevance.js';
+import { compareSpeed, judgedSets, measureRelevance } from './relevance.js';
 import { round, summarize } from './stats.js';
 
 /** The real courses of the shipped sample, parsed straight from the files (no store involved). */
@@ -51,8 +51,9 @@ export function syntheticCatalog(real: CourseView[], size: number): CourseView[]
  */
 export async function measureSearchRelevance(size: number, queries: number) {
   const real = await realCourses();
-  const judged = await judgedQueries();
-  const relevance = measureRelevance(SearchIndex.build(real), judged);
+  const sets = await judgedSets();
+  const relevance = measureRelevance(SearchIndex.build(real), sets);
+  const judged = [...sets.judged, ...sets.secondDev, ...sets.secondHeldOut];
   const index = decodeIndex(buildArtifact(syntheticCatalog(real, size)).artifact);
   const phrases = titlePhrases(real);
   const synthInstitution = index.institutions[Math.min(3, index.institutions.length - 1)]!;

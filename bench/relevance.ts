@@ -12,6 +12,15 @@ export interface JudgedQuery {
   related: string[];
   /** Named off-topic (any top-3 hit neither relevant nor related is off-topic too). */
   offTopic: string[];
+  /** In the second set: looked at while the ranking was changed (dev), or never (heldOut). */
+  split?: 'dev' | 'heldOut';
+}
+
+/** The judged sets the benchmark reports: the first judge's queries, and the second judge's, split into the part looked at and the part held out. */
+export interface JudgedSets {
+  judged: JudgedQuery[];
+  secondDev: JudgedQuery[];
+  secondHeldOut: JudgedQuery[];
 }
 
 export type Ranking = (query: string, filters: SearchFilters) => SearchHit[];
@@ -39,6 +48,11 @@ export interface RelevanceReport {
 
 export async function judgedQueries(path = 'bench/relevance/judged-queries.json'): Promise<JudgedQuery[]> {
   return (JSON.parse(await readFile(path, 'utf8')) as { queries: JudgedQuery[] }).queries;
+}
+
+export async function judgedSets(): Promise<JudgedSets> {
+  const second = await judgedQueries('bench/relevance/second-judgments.json');
+  return { judged: await judgedQueries(), secondDev: second.filter((q) => q.split === 'dev'), secondHeldOut: second.filter((q) => q.split === 'heldOut') };
 }
 
 export function outcomeOf(judged: JudgedQuery, hits: SearchHit[]): QueryOutcome {
@@ -71,17 +85,25 @@ export function evaluate(judged: JudgedQuery[], rank: Ranking): RelevanceReport 
 }
 
 /**
- * Relevance of the student-aware ranking against the ranking as typed, on the same index, and the
- * speed of both over the same queries (the judged ones and two-word title phrases).
+ * Relevance of the student-aware ranking against the ranking as typed, on the same index, per judged
+ * set. A held-out set reports its figures only, so reading the results never tunes the ranking to it.
  */
-export function measureRelevance(index: SearchIndex, judged: JudgedQuery[]) {
-  const ranking = evaluate(judged, (query, filters) => index.query(query, filters));
-  const asTyped = evaluate(judged, (query, filters) => index.queryAsTyped(query, filters));
+export function measureRelevance(index: SearchIndex, sets: JudgedSets) {
+  const all = [...sets.judged, ...sets.secondDev, ...sets.secondHeldOut];
+  const measure = (judged: JudgedQuery[], heldOut: boolean) => {
+    const ranking = evaluate(judged, (query, filters) => index.query(query, filters));
+    const asTyped = evaluate(judged, (query, filters) => index.queryAsTyped(query, filters));
+    return {
+      ranking: { ...ranking, misses: heldOut ? ranking.misses.length : ranking.misses.map(brief) },
+      baselineAsTyped: { ...asTyped, misses: asTyped.misses.length },
+    };
+  };
   return {
-    judgedQueries: judged.length,
-    institutions: ranking.institutions,
-    ranking: { ...ranking, misses: ranking.misses.map(brief) },
-    baselineAsTyped: { ...asTyped, misses: asTyped.misses.length },
+    judgedQueries: all.length,
+    institutions: evaluate(all, () => []).institutions,
+    judged: measure(sets.judged, false),
+    secondDev: measure(sets.secondDev, false),
+    secondHeldOut: measure(sets.secondHeldOut, true),
   };
 }
 
