@@ -13,6 +13,7 @@ import { loadFromOutside } from './external-load.js';
 import { measureWebApp } from './web.js';
 import { measureStartup } from './startup.js';
 import { round, summarize } from './stats.js';
+import { writeResultsSummary } from './results-summary.js';
 
 // Benchmarks, not tests: `npm run bench [-- --quick] [-- --only relevance|foundation|catalog|timetable|completion|transfer|session|web|startup]` (the script sets
 // TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
@@ -29,7 +30,10 @@ await mkdir('bench/results', { recursive: true });
 if (runs('relevance')) {
   // In process, on the shipped catalog and a synthetic one: no server needed.
   await report('relevance', { machine, ...(await measureSearchRelevance(quick ? 20_000 : 100_000, quick ? 300 : 2000)) });
-  if (only === 'relevance') process.exit(0);
+  if (only === 'relevance') {
+    writeResultsSummary();
+    process.exit(0);
+  }
 }
 
 // The tutor's OpenAI endpoint is an instant local provider, and the prompt quota never refuses.
@@ -189,6 +193,8 @@ try {
   await server.stop();
   await provider.close();
 }
+// bench/README.md quotes what this run wrote (its narrative stays as written).
+writeResultsSummary();
 
 async function report(name: string, results: Record<string, unknown>) {
   await writeFile(`bench/results/${name}.json`, `${JSON.stringify(results, null, 2)}\n`);
