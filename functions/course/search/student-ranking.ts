@@ -93,9 +93,11 @@ export class StudentRanking {
     }
     // A code typed first (exact, then the codes it starts), then courses matching every concept;
     // only when too few do, the courses matching some (gathered only then).
-    this.sequence.read(all, score);
+    // A topic's parts are read only where they weigh: a part asked for, or a topic asked for as it is.
+    const parts = plan.sequence > 0 || !plan.introductory;
+    if (parts) this.sequence.read(all, score);
     let hits = this.bestFirst(this.weigh(all, plan));
-    this.sequence.clear(all);
+    if (parts) this.sequence.clear(all);
     if (coded) hits = this.bestFirst(this.weigh(exact, plan)).concat(this.bestFirst(this.weigh(started, plan)), hits);
     if (hits.length < enough) {
       const some = touched.filter((doc) => matched[doc] !== required && (!coded || tier[doc] === 0) && (!allowed || allowed(doc)));
