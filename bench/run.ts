@@ -12,10 +12,11 @@ import { callOnce, measure, startBareSdkServer } from './protocol-overhead.js';
 import { loadFromOutside } from './external-load.js';
 import { measureWebApp } from './web.js';
 import { measureStartup } from './startup.js';
+import { measureCrawls } from './crawl.js';
 import { round, summarize } from './stats.js';
 import { writeResultsSummary } from './results-summary.js';
 
-// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only relevance|foundation|catalog|timetable|completion|transfer|session|web|startup]` (the script sets
+// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only relevance|foundation|catalog|timetable|completion|transfer|session|web|startup|crawl]` (the script sets
 // TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
 // against baselines measured in the same run, because absolute numbers depend on the machine.
 
@@ -27,6 +28,14 @@ const TOKEN = 'bench-token-0123456789';
 
 const machine = { cpus: os.cpus().length, node: process.version, date: new Date().toISOString() };
 await mkdir('bench/results', { recursive: true });
+// First, alone on the machine: replayed sites and an in-memory DynamoDB Local of its own, no server needed.
+if (runs('crawl')) {
+  await report('crawl', { machine, ...(await measureCrawls()) });
+  if (only === 'crawl') {
+    writeResultsSummary();
+    process.exit(0);
+  }
+}
 if (runs('relevance')) {
   // In process, on the shipped catalog and a synthetic one: no server needed.
   await report('relevance', { machine, ...(await measureSearchRelevance(quick ? 20_000 : 100_000, quick ? 300 : 2000)) });

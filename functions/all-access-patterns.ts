@@ -3,6 +3,7 @@ import * as searchIndexStore from './course/search/search-index-store.js';
 import * as ingestionRun from './shared/ingestion/ingestion-run.js';
 import * as institutionRegistry from './shared/catalog/institution-registry.js';
 import * as reconcile from './shared/ingestion/reconcile.js';
+import * as crawlStore from './shared/ingestion/crawl-store.js';
 import * as oauthStore from './oauth/oauth-store.js';
 import * as askRequestStore from './session/ask-request-store.js';
 import * as deviceCursorStore from './session/device-cursor-store.js';
@@ -31,6 +32,7 @@ export const STORE_MODULES: { module: string; patterns: AccessPattern[] }[] = [
   { module: 'functions/shared/catalog/institution-registry.ts', patterns: institutionRegistry.ACCESS_PATTERNS },
   { module: 'functions/shared/ingestion/ingestion-run.ts', patterns: ingestionRun.ACCESS_PATTERNS },
   { module: 'functions/shared/ingestion/reconcile.ts', patterns: reconcile.ACCESS_PATTERNS },
+  { module: 'functions/shared/ingestion/crawl-store.ts', patterns: crawlStore.ACCESS_PATTERNS },
   { module: 'functions/transfer/transfer-store.ts', patterns: transferStore.ACCESS_PATTERNS },
   { module: 'functions/transfer/transfer-index-store.ts', patterns: transferIndexStore.ACCESS_PATTERNS },
   { module: 'functions/user/user-store.ts', patterns: userStore.ACCESS_PATTERNS },

@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -9,10 +9,11 @@ import { ApiAlarms } from './constructs/api-alarms.js';
 import { DomainFunction, type SharedFunctionSettings } from './constructs/domain-function.js';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { sampleFiles } from '../functions/ingest/sources.js';
+import { ORIGIN_VARIABLES } from '../functions/ingest/crawl/crawlers.js';
 import { McpApi } from './constructs/mcp-api.js';
 import { nagFinding } from './constructs/nag-findings.js';
 import { WebApp } from './constructs/web-app.js';
-import { ScheduledIngestion } from './constructs/scheduled-ingestion.js';
+import { ScheduledIngestion, type CrawlSettings } from './constructs/scheduled-ingestion.js';
 import { SessionFunction } from './constructs/session-function.js';
 import { TutorNexusAuth } from './constructs/tutor-nexus-auth.js';
 import { TutorNexusTable } from './constructs/tutor-nexus-table.js';
@@ -48,6 +49,14 @@ export class TutorNexusStack extends Stack {
   readonly mcp: McpApi;
   readonly alarms: ApiAlarms;
   readonly web: WebApp;
+
+  /**
+   * The crawlers' network spans two availability zones of whichever region, named by CloudFormation: an
+   * environment-specific synth (the CLI's) then needs no AWS lookup, so `npx cdk synth` works with no credentials.
+   */
+  override get availabilityZones(): string[] {
+    return [Fn.select(0, Fn.getAzs()), Fn.select(1, Fn.getAzs())];
+  }
 
   constructor(scope: Construct, id: string, props: TutorNexusStackProps = {}) {
     super(scope, id, props);
@@ -208,6 +217,8 @@ export class TutorNexusStack extends Stack {
       shared,
       sources: { ...sampleSources(), ...((context('ingestOrigins') as Record<string, string[]> | undefined) ?? {}) },
       every: ingestEvery,
+      // `-c crawl=off` keeps every source on its files; `-c crawlEgress=firewalled` adds the crawlers' own network (ADR 0036).
+      crawl: String(context('crawl') ?? 'on') === 'off' ? undefined : crawlSettings(String(context('crawlEgress') ?? 'open')),
       alarmAction: new SnsAction(this.alarms.topic),
     });
 
@@ -226,6 +237,19 @@ function sampleSources(): Record<string, string[]> {
   const sources: Record<string, string[]> = {};
   for (const { source, file } of sampleFiles('full')) (sources[source] ??= []).push(`data/sample/${file}`);
   return sources;
+}
+
+/** The live sources the scheduled functions crawl, with the origins each may reach. */
+function crawlSettings(egress: string): CrawlSettings {
+  if (egress !== 'firewalled' && egress !== 'open') throw new Error(`crawlEgress must be open or firewalled, got "${egress}"`);
+  return {
+    egress,
+    sources: {
+      bctransferguide: { origins: ORIGIN_VARIABLES.bctransferguide },
+      // The SFU crawl writes sections too: its function loads the sections sample first, so the sample never lands on a crawl.
+      'sfu-outlines': { origins: ORIGIN_VARIABLES['sfu-outlines'], alsoLoads: ['sfu-sections'] },
+    },
+  };
 }
 
 /** A random secret CloudFormation generates, deliberately not rotated on a schedule (the reason is recorded). */

@@ -57,12 +57,14 @@ export async function ingestTransferRules(store: Store, origin: string, options:
 
 function prepareRules(text: string, ingestedAt: string): PreparedBatch & { rules: TransferRule[] } {
   const parsed = parseBctgFile(text, ingestedAt);
-  const institutions = new Map<string, { records: number; name?: string }>();
+  const institutions = new Map<string, { records: number; name?: string; sent: number }>();
   const items: OwnedItem[] = [];
   for (const rule of parsed.rules) {
     for (const id of [rule.senderInstitution, rule.receiverInstitution]) {
+      const seen = institutions.get(id) ?? { records: 0, sent: 0 };
       const name = parsed.names?.get(id);
-      institutions.set(id, { records: (institutions.get(id)?.records ?? 0) + 1, ...(name ? { name } : {}) });
+      // Which institutions send rules is what a student choosing "from" needs to know.
+      institutions.set(id, { records: seen.records + 1, sent: seen.sent + (id === rule.senderInstitution ? 1 : 0), ...(name ? { name } : {}) });
     }
     items.push(...itemsOf(rule));
   }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { ISecurityGroup, IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -57,6 +58,8 @@ export interface DomainFunctionProps {
   copyIntoBundle?: string[];
   /** At most this many at once (unset: the account's pool). */
   reservedConcurrentExecutions?: number;
+  /** Runs inside this network (the crawlers' firewalled egress) instead of Lambda's open one. */
+  network?: { vpc: IVpc; securityGroup: ISecurityGroup; subnets: SubnetSelection };
 }
 
 
@@ -94,6 +97,7 @@ export class DomainFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(30),
       tracing: Tracing.ACTIVE,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      ...(props.network ? { vpc: props.network.vpc, securityGroups: [props.network.securityGroup], vpcSubnets: props.network.subnets } : {}),
       logGroup: this.logGroup,
       role: this.role,
       bundling: {
@@ -137,12 +141,21 @@ export class DomainFunction extends Construct {
 
     if (props.tableAccess === 'readWrite') shared.table.grantReadWriteData(this.fn);
     else shared.table.grantReadData(this.fn);
+    // What AWSLambdaVPCAccessExecutionRole grants, given inline: Lambda manages the function's network interfaces with the role.
+    if (props.network) {
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['ec2:CreateNetworkInterface', 'ec2:DescribeNetworkInterfaces', 'ec2:DescribeSubnets', 'ec2:DeleteNetworkInterface', 'ec2:AssignPrivateIpAddresses', 'ec2:UnassignPrivateIpAddresses'],
+          resources: ['*'],
+        }),
+      );
+    }
 
-    this.acknowledgeFindings(shared.table);
+    this.acknowledgeFindings(shared.table, Boolean(props.network));
   }
 
   /** The cdk-nag findings every domain function has, each with the reason it is accepted. */
-  private acknowledgeFindings(table: ITable): void {
+  private acknowledgeFindings(table: ITable, inNetwork: boolean): void {
     const validations = Validations.of(this);
     validations.acknowledge(
       {
@@ -155,7 +168,11 @@ export class DomainFunction extends Construct {
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason:
           'X-Ray active tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which do not support ' +
-          'resource-level permissions (https://docs.aws.amazon.com/xray/latest/devguide/security_iam_id-based-policy-examples.html).',
+          'resource-level permissions (https://docs.aws.amazon.com/xray/latest/devguide/security_iam_id-based-policy-examples.html).' +
+          (inNetwork
+            ? ' In its network, Lambda creates and deletes the function\'s network interfaces with its role: the EC2 actions of ' +
+              'AWSLambdaVPCAccessExecutionRole, which name interfaces that do not exist yet (https://docs.aws.amazon.com/lambda/latest/dg/configuration-vpc.html).'
+            : ''),
       },
     );
     validations.acknowledge({

@@ -31,6 +31,8 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
     const result = page.getByRole('link', { name: /CMPT 225/ }).first();
     await result.waitFor();
     expect(new URL(page.url()).searchParams.get('q')).toBe('data structures');
+    // How fresh the live sources are (here: the shipped files, never checked against the sites).
+    expect(await page.getByLabel('Data freshness').textContent()).toMatch(/BC Transfer Guide loaded from files .*; SFU Course Outlines loaded from files/);
     await expectAccessible(page);
     await screenshot(page, 'web-search');
 
@@ -115,6 +117,13 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
     await page.getByRole('heading', { name: /^Plan: \d+(\.\d+)? credits at SFU/ }).waitFor();
     expect(await page.getByLabel('Courses taken (comma-separated)').inputValue()).toBe('CPSC 1160, CPSC 1181');
     expect(await page.getByRole('link', { name: /BC Transfer Guide|evidence|rule/i }).count()).toBeGreaterThan(0);
+    // Which institutions it can plan from (the senders it holds rules for), offered for "From", and how fresh they are.
+    const sources = page.getByLabel('Transfer data');
+    await sources.getByText(/Transfer rules from \d+ institutions?: .*Alexander College.*Langara College/).waitFor();
+    expect(await sources.textContent()).toMatch(/BC Transfer Guide data (checked|from files loaded) (just now|.* ago)/);
+    expect(await page.locator('datalist#transfer-senders option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(
+      expect.arrayContaining(['alexander', 'langara']),
+    );
     await expectAccessible(page);
     await screenshot(page, 'web-transfer');
 

@@ -6,6 +6,7 @@ import { USER_PERMISSIONS } from '../../functions/shared/auth/principal.js';
 import { createTableInput, TABLE_DEFINITION } from '../../functions/shared/store/table-definition.js';
 import { MCP_INSPECTOR_CALLBACK, RESOURCE_SERVER_ID } from '../../lib/constructs/tutor-nexus-auth.js';
 import { TutorNexusStack } from '../../lib/tutor-nexus-stack.js';
+import { ORIGIN_VARIABLES } from '../../functions/ingest/crawl/crawlers.js';
 import { actionsOf, templateHelpers } from './template-helpers.js';
 
 // Bundling both functions with esbuild dominates; synthesize once for every assertion.
@@ -162,12 +163,16 @@ describe('TutorNexus stack', () => {
 
   it('ingests every source on an EventBridge schedule, with write access, a dead-letter queue and alarms', () => {
     const sources = Object.keys(stack.ingestion.functions).sort();
-    expect(sources).toEqual(expect.arrayContaining(['langara-catalogue', 'sfu-outlines', 'sfu-sections', 'ubc-catalog', 'ubc-grades']));
+    // sfu-sections has no function of its own: the SFU crawl writes it, and its function loads that sample first.
+    expect(sources).toEqual(expect.arrayContaining(['bctransferguide', 'langara-catalogue', 'sfu-outlines', 'ubc-catalog', 'ubc-grades']));
+    expect(sources).not.toContain('sfu-sections');
     const rules = resources('AWS::Events::Rule').map(([, r]) => r.Properties);
     expect(rules).toHaveLength(sources.length);
     const dlq = logicalId(stack.ingestion.deadLetterQueue);
+    const crawled = new Set([logicalId(stack.ingestion.functions.bctransferguide!.fn), logicalId(stack.ingestion.functions['sfu-outlines']!.fn)]);
     for (const rule of rules) {
-      expect(rule.ScheduleExpression).toBe('rate(1 day)');
+      // A crawl's function wakes every 15 minutes to continue its crawl; file sources load daily.
+      expect(rule.ScheduleExpression).toBe(crawled.has(rule.Targets[0].Arn['Fn::GetAtt'][0]) ? 'rate(15 minutes)' : 'rate(1 day)');
       expect(rule.Targets[0].DeadLetterConfig.Arn).toEqual({ 'Fn::GetAtt': [dlq, 'Arn'] });
       expect(rule.Targets[0].RetryPolicy.MaximumRetryAttempts).toBe(2);
     }
@@ -178,6 +183,7 @@ describe('TutorNexus stack', () => {
       const env = environmentOf(fn.fn);
       expect(env.TN_INGEST_SOURCE).toBe(source);
       expect(JSON.parse(env.TN_INGEST_ORIGINS).length).toBeGreaterThan(0);
+      expect(env.TN_CRAWL).toBe(crawled.has(logicalId(fn.fn)) ? 'on' : undefined);
       // One run of a source at a time: its runs rewrite the same record packs.
       expect(template.toJSON().Resources[logicalId(fn.fn)].Properties.ReservedConcurrentExecutions).toBe(1);
     }
@@ -185,6 +191,55 @@ describe('TutorNexus stack', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     expect(alarms.filter((a) => a.Namespace === 'AWS/SQS' && a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(1);
+  });
+
+  it('crawls the live sources on a heartbeat, reaching only their origins, with alarms on failed and stale crawls', () => {
+    const crawlers = { bctransferguide: stack.ingestion.functions.bctransferguide!, 'sfu-outlines': stack.ingestion.functions['sfu-outlines']! };
+    const raw = template.toJSON().Resources;
+    const originVariables = new Set(Object.values(ORIGIN_VARIABLES).flatMap((origins) => Object.keys(origins)));
+    for (const [source, fn] of Object.entries(crawlers)) {
+      const p = raw[logicalId(fn.fn)].Properties;
+      expect(p.Timeout).toBe(900);
+      // The default a small team runs: Lambda's own network, no NAT gateway to pay for (ADR 0036).
+      expect(p.VpcConfig).toBeUndefined();
+      const env = environmentOf(fn.fn);
+      expect(env).toMatchObject({ TN_CRAWL: 'on', TN_CRAWL_EVERY_HOURS: '24', TN_INGEST_SOURCE: source });
+      // Where the crawler may go is written in the template: its own sources' real origins, and its client refuses any other.
+      const origins = Object.fromEntries(Object.entries(env).filter(([name]) => originVariables.has(name)));
+      expect(origins).toEqual(ORIGIN_VARIABLES[source as keyof typeof ORIGIN_VARIABLES]);
+      expect(Object.values(origins).every((origin) => /^https:\/\/[a-z.]+\.(bctransferguide|sfu)\.ca$/.test(String(origin)))).toBe(true);
+      // A heartbeat that cannot run in time is dropped, not retried: the next one continues the crawl.
+      template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: logicalId(fn.fn) }, MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 900 });
+      // The table, logs and traces: nothing else.
+      const { actions, statements } = roleActions(logicalId(fn.role));
+      expect(actions.filter((a) => !/^(dynamodb|logs|xray):/.test(a))).toEqual([]);
+      const dynamo = statements.filter((st) => actionsOf([st]).some((a) => a.startsWith('dynamodb:')));
+      expect(JSON.stringify(dynamo.map((st) => st.Resource))).not.toContain('"*"');
+    }
+    // No other function is told where a crawl goes.
+    for (const [source, fn] of Object.entries(stack.ingestion.functions)) {
+      if (!(source in crawlers)) expect(Object.keys(environmentOf(fn.fn)).filter((name) => originVariables.has(name) || name === 'TN_CRAWL'), source).toEqual([]);
+    }
+    expect(stack.ingestion.network).toBeUndefined();
+    expect(resources('AWS::EC2::NatGateway')).toHaveLength(0);
+    expect(resources('AWS::EC2::VPC')).toHaveLength(0);
+    // The SFU crawl writes sections too: its function loads the sections sample before it crawls.
+    const sfuOrigins = JSON.parse(environmentOf(crawlers['sfu-outlines'].fn).TN_INGEST_ORIGINS) as unknown[];
+    expect(sfuOrigins).toEqual(expect.arrayContaining([{ source: 'sfu-sections', origin: expect.stringMatching(/^data\/sample\/sfu-catalog-2026\/sections-/) }]));
+
+    // Alarms per crawled source: a failed run, and a crawl not completed for twice its interval (silence counts).
+    const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    for (const source of Object.keys(crawlers)) {
+      const dimensions = [
+        { Name: 'service', Value: 'tutor-nexus' },
+        { Name: 'source', Value: source },
+      ];
+      const failed = alarms.find((a) => a.MetricName === 'CrawlRunsFailed' && JSON.stringify(a.Dimensions) === JSON.stringify(dimensions));
+      expect(failed).toMatchObject({ Namespace: 'TutorNexus', Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      const stale = alarms.find((a) => a.MetricName === 'CrawlAgeHours' && JSON.stringify(a.Dimensions) === JSON.stringify(dimensions));
+      expect(stale).toMatchObject({ Statistic: 'Maximum', Threshold: 48, TreatMissingData: 'breaching' });
+      for (const alarm of [failed, stale]) expect(alarm!.AlarmActions).toHaveLength(1);
+    }
   });
 
   it('routes every path to the right function through a streaming Lambda proxy', () => {
@@ -254,8 +309,11 @@ describe('TutorNexus stack', () => {
     const alarms = resources('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
     const domainCount = Object.keys(stack.functions).length;
     const ingestionCount = Object.keys(stack.ingestion.functions).length;
+    const crawledCount = Object.values(stack.ingestion.functions).filter((f) => environmentOf(f.fn).TN_CRAWL === 'on').length;
     expect(domainCount).toBe(6);
-    expect(alarms).toHaveLength(2 + 2 * domainCount + ingestionCount + 1);
+    expect(crawledCount).toBe(2);
+    // API 5XX and latency; errors and throttles per domain function; errors per ingestion function; dead letters; failed and stale crawls.
+    expect(alarms).toHaveLength(2 + 2 * domainCount + ingestionCount + 1 + 2 * crawledCount);
     const metrics = alarms.map((a) => `${a.Namespace}/${a.MetricName}`);
     expect(metrics.filter((m) => m.startsWith('AWS/ApiGateway')).sort()).toEqual(['AWS/ApiGateway/5XXError', 'AWS/ApiGateway/Latency']);
     expect(metrics.filter((m) => m === 'AWS/Lambda/Throttles')).toHaveLength(domainCount);

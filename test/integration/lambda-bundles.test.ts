@@ -9,6 +9,7 @@ import { createPersonalAccessToken } from '../../functions/shared/auth/personal-
 import { createStore } from '../../functions/shared/store/dynamo-client.js';
 import { ensureTable } from '../../local/ensure-table.js';
 import { startFakeProvider } from '../support/fake-llm-provider.js';
+import { SfuOutlinesReplay } from '../support/sfu-outlines-replay.js';
 
 /**
  * What CDK deploys is an esbuild bundle, not the sources the other tests import: module order and
@@ -122,4 +123,49 @@ describe('deployed bundles', () => {
     expect(answer.status, answer.body).toBe(200);
     expect(JSON.parse(answer.body).issuer).toBe(base);
   }, 60_000);
+  it('ingest: the scheduled crawl bundle loads and crawls the replayed SFU outlines into the table', async () => {
+    const replay = new SfuOutlinesReplay();
+    const origins = await replay.start();
+    const tableName = `tn-bundle-${ulid()}`;
+    const store = createStore({ region: 'us-west-2', tableName, dynamoDbEndpoint: inject('dynamoDbEndpoint') });
+    try {
+      await ensureTable(store.client, tableName);
+      const file = await bundle('functions/ingest/handler.ts', dir);
+      // The scheduled runtime reduced to what the handler touches: one invocation with 14 minutes left.
+      const harness = path.join(dir, 'scheduled-harness.mjs');
+      await writeFile(
+        harness,
+        `const { handler } = await import(process.argv[2]);
+const result = await handler({}, { getRemainingTimeInMillis: () => 840000, functionName: 'tn-ingest', awsRequestId: 'r1', invokedFunctionArn: 'arn:aws:lambda:us-west-2:123456789012:function:tn-ingest', memoryLimitInMB: '1536', functionVersion: '$LATEST' });
+console.log(JSON.stringify(result));`,
+      );
+      const result = await new Promise<any>((resolve, reject) => {
+        const child = spawn(process.execPath, [harness, file], {
+          env: {
+            PATH: process.env.PATH,
+            TN_LOG_LEVEL: 'ERROR',
+            POWERTOOLS_METRICS_DISABLED: 'true',
+            TN_DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
+            TN_TABLE_NAME: tableName,
+            TN_INGEST_SOURCE: 'sfu-outlines',
+            TN_INGEST_ORIGINS: '[]',
+            TN_CRAWL: 'on',
+            TN_SFU_TERMS: '2026/fall',
+            ...origins,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split('\n').at(-1)!)) : reject(new Error(`exit ${code}: ${stderr.slice(-800)}`))));
+      });
+      expect(result.crawl).toMatchObject({ status: 'complete', pages: { failed: 0, missing: 1 } });
+      expect(result.crawl.pages.fetched).toBeGreaterThan(100);
+    } finally {
+      store.doc.destroy();
+      await replay.close();
+    }
+  }, 120_000);
 });

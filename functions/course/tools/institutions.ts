@@ -5,9 +5,10 @@ import { bindCatalogTool, freshness } from '../course-lookup.js';
 import { catalogCacheFor } from '../catalog-cache.js';
 import { nextScheduledRun } from '../ingestion-schedule.js';
 import { institutionsContract } from '../contracts/institutions.js';
+import { readCrawlFreshness } from '../source-freshness.js';
 
 export const institutionsTool = bindCatalogTool(institutionsContract, async (args, ctx) => {
-  const stored = await listInstitutions(ctx.services.store);
+  const [stored, crawled] = await Promise.all([listInstitutions(ctx.services.store), readCrawlFreshness(ctx.services.store, ctx.now())]);
   // The warm function's catalog index already holds every merged course: counting there costs no reads.
   const index = await catalogCacheFor(ctx.services.store).getIndex();
   const courseCounts = index.courseCounts();
@@ -19,17 +20,31 @@ export const institutionsTool = bindCatalogTool(institutionsContract, async (arg
     ...(i.bctgCode ? { bctgCode: i.bctgCode } : {}),
     sources: [],
   }));
-  const institutions = [...stored, ...known].map((institution) => ({
-    ...institution,
-    sources: institution.sources.map((s) => ({ ...s, nextScheduledRun: nextScheduledRun(s.lastIngestedAt, ctx.services.config) })),
-    lastIngestedAt: institution.sources.map((s) => s.lastIngestedAt).sort().at(-1) ?? null,
-    courses: courseCounts.get(institution.id) ?? 0,
-  }));
+  const institutions = [...stored, ...known].map((institution) => {
+    const verified = crawled.byInstitution.get(institution.id);
+    const sources = institution.sources.map(({ sent, ...s }) => {
+      const crawl = verified?.get(s.source);
+      const rulesSent = crawl?.sent ?? sent;
+      return {
+        ...s,
+        nextScheduledRun: nextScheduledRun(s.lastIngestedAt, ctx.services.config),
+        ...(crawl ? { lastVerifiedAt: crawl.verifiedAt } : {}),
+        ...(rulesSent !== undefined ? { rulesSent } : {}),
+      };
+    });
+    return {
+      ...institution,
+      sources,
+      lastIngestedAt: institution.sources.map((s) => s.lastIngestedAt).sort().at(-1) ?? null,
+      courses: courseCounts.get(institution.id) ?? 0,
+      sendsTransferRules: sources.some((s) => s.source === 'bctransferguide' && (s.rulesSent ?? 0) > 0),
+    };
+  });
   institutions.sort((a, b) => b.sources.length - a.sources.length || a.id.localeCompare(b.id));
   const page = pageOf(institutions, args, ctx.services.cursors, { tool: ctx.toolName });
   const withData = institutions.filter((i) => i.sources.length);
   return {
-    data: page,
+    data: { ...page, sourceFreshness: crawled.sources },
     hints: {
       confidence: [
         { name: 'institutions-with-catalog-data', value: institutions.length ? withData.length / institutions.length : 0 },

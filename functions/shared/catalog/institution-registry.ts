@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../store/query-all.js';
 import { findInstitution } from './institutions.js';
 import type { Store } from '../store/dynamo-client.js';
@@ -9,6 +9,8 @@ export interface SourceFreshness {
   source: string;
   lastIngestedAt: string;
   records: number;
+  /** Of those, records with the institution as the sending side (transfer rules it sends). */
+  sent?: number;
 }
 
 export interface InstitutionEntry {
@@ -18,19 +20,34 @@ export interface InstitutionEntry {
   sources: SourceFreshness[];
 }
 
-/** The freshness of one source for every institution a run saw. */
+/**
+ * The freshness of one source for every institution a run saw. A run in which an institution only
+ * receives rules leaves what an earlier run said it sends: a receiver in one file is a sender in another.
+ */
 export async function recordInstitutionFreshness(
   store: Store,
   source: string,
-  institutions: Map<string, { records: number }>,
+  institutions: Map<string, { records: number; sent?: number }>,
   at: string,
 ): Promise<void> {
   await Promise.all(
     [...institutions].map(([id, seen]) =>
       store.doc.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: store.tableName,
-          Item: { ...catalogKeys.institutionSource(id, source), entity: ENTITY.institution, institution: id, source, lastIngestedAt: at, records: seen.records },
+          Key: catalogKeys.institutionSource(id, source),
+          UpdateExpression: `SET entity = :entity, institution = :id, #source = :source, lastIngestedAt = :at, records = :records${
+            seen.sent === undefined ? '' : seen.sent > 0 ? ', sent = :sent' : ', sent = if_not_exists(sent, :sent)'
+          }`,
+          ExpressionAttributeNames: { '#source': 'source' },
+          ExpressionAttributeValues: {
+            ':entity': ENTITY.institution,
+            ':id': id,
+            ':source': source,
+            ':at': at,
+            ':records': seen.records,
+            ...(seen.sent === undefined ? {} : { ':sent': seen.sent }),
+          },
         }),
       ),
     ),
@@ -64,7 +81,12 @@ export async function listInstitutions(store: Store): Promise<InstitutionEntry[]
     byId.set(String(item.id), { id: String(item.id), name: String(item.name), ...(item.bctgCode ? { bctgCode: String(item.bctgCode) } : {}), sources: [] });
   }
   for (const item of items.filter((i) => String(i.SK).includes('#SOURCE#'))) {
-    byId.get(String(item.institution))?.sources.push({ source: String(item.source), lastIngestedAt: String(item.lastIngestedAt), records: Number(item.records) });
+    byId.get(String(item.institution))?.sources.push({
+      source: String(item.source),
+      lastIngestedAt: String(item.lastIngestedAt),
+      records: Number(item.records),
+      ...(item.sent !== undefined ? { sent: Number(item.sent) } : {}),
+    });
   }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
@@ -91,10 +113,10 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
     name: "Record a source's freshness for an institution",
     entity: ENTITY.institution,
-    operation: 'PutItem',
+    operation: 'UpdateItem',
     index: 'table',
     key: catalogKeys.institutionSource(param('institution'), param('source')),
-    usedBy: ['ingestion'],
-    notes: 'One per institution a run saw, with the records it had about it.',
+    usedBy: ['ingestion', 'crawls (a part that changed, or was never recorded)'],
+    notes: 'One per institution a run saw, with the records it had about it; transfer rules it sends are kept when a later run only has it receiving.',
   },
 ]);

@@ -42,3 +42,8 @@ export function termLabel(term: string): string {
   if (season === 'winter') return `Winter Session ${year}-${Number(year) + 1}`;
   return `${season.charAt(0).toUpperCase()}${season.slice(1)} ${year}`;
 }
+
+/** The spring, summer or fall term a date falls in (Jan–Apr, May–Aug, Sep–Dec), as trimester institutions such as SFU count them. */
+export function trimesterAt(at: Date): string {
+  return `${at.getUTCFullYear()}-${(['spring', 'summer', 'fall'] as const)[Math.floor(at.getUTCMonth() / 4)]}`;
+}

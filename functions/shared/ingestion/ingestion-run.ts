@@ -28,7 +28,7 @@ export interface PreparedBatch {
   parsed: number;
   rejected: RejectedRecord[];
   /** Institution id → records about it (freshness), and names the data gives for unknown ones. */
-  institutions: Map<string, { records: number; name?: string }>;
+  institutions: Map<string, { records: number; name?: string; sent?: number }>;
   /** What becomes of owned items the batch no longer lists; retired when absent. */
   settleUnlisted?: UnlistedPolicy;
 }
@@ -42,6 +42,20 @@ export interface RunOptions {
    * what it collected once at the end; without one, each run does its own at once.
    */
   deferred?: Map<string, () => Promise<void>>;
+  /**
+   * The source's text, already fetched (a crawl hands over one part of a source: a subject's pages, a
+   * department's outlines): nothing is loaded and no conditional-GET state is read or kept; `origin`
+   * names where it came from.
+   */
+  content?: string;
+  /**
+   * Which stored items of the run's scopes this content speaks for: an item it no longer lists is
+   * settled (retired, or as the source's policy says) only when this says so, and kept otherwise. A crawl
+   * of one department of a term speaks for that department's sections, not the whole term's.
+   */
+  coverage?: (existing: Record<string, unknown>) => boolean;
+  /** Whether the run records per-institution freshness (default); a crawl records it per part instead. */
+  recordFreshness?: boolean;
 }
 
 const MAX_QUARANTINED_PER_RUN = 500;
@@ -68,9 +82,13 @@ export async function runIngestion(
 
   try {
     const stateKey = catalogKeys.sourceState(source, originHash(origin));
-    // A file has no validators to send back: its state is never read.
-    const previous = isUrlOrigin(origin) ? (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: stateKey }))).Item : undefined;
-    const loaded = await loadSource(origin, { ...options.load, previous: previous ? { etag: previous.etag, lastModified: previous.lastModified } : undefined });
+    // A file, or content a crawl already fetched, has no validators to send back: its state is never read.
+    const conditional = options.content === undefined && isUrlOrigin(origin);
+    const previous = conditional ? (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: stateKey }))).Item : undefined;
+    const loaded =
+      options.content !== undefined
+        ? { text: options.content, notModified: false, etag: undefined, lastModified: undefined }
+        : await loadSource(origin, { ...options.load, previous: previous ? { etag: previous.etag, lastModified: previous.lastModified } : undefined });
     if (loaded.notModified || loaded.text === undefined) {
       status = 'not-modified';
     } else {
@@ -79,13 +97,13 @@ export async function runIngestion(
       counts.parsed = batch.parsed;
       counts.rejected = batch.rejected.length;
       await quarantine(store, source, runId, batch.rejected, ingestedAt);
-      Object.assign(counts, await reconcile(store, source, batch.items, ingestedAt, batch.settleUnlisted));
+      Object.assign(counts, await reconcile(store, source, batch.items, ingestedAt, coveredBy(options.coverage, batch.settleUnlisted)));
       // Independent of each other, so sent together: a run's bookkeeping is a handful of round trips, not one per
       // institution (a transfer file names 30+), which a small file under a busy emulator waits on one by one.
       const [version] = await Promise.all([
         counts.written + counts.retired > 0 ? bumpCatalogVersion(store) : undefined,
         ...[...batch.institutions].map(([id, seen]) => ensureInstitution(store, id, seen.name)),
-        recordInstitutionFreshness(store, source, batch.institutions, ingestedAt),
+        options.recordFreshness === false ? undefined : recordInstitutionFreshness(store, source, batch.institutions, ingestedAt),
         loaded.etag || loaded.lastModified ? saveSourceState(store, { ...stateKey, origin, etag: loaded.etag, lastModified: loaded.lastModified, updatedAt: ingestedAt }) : undefined,
       ]);
       catalogVersion = version;
@@ -110,6 +128,12 @@ export async function runIngestion(
   };
   await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.ingestionRun(source, runId), entity: ENTITY.ingestionRun, ...run } }));
   return run;
+}
+
+/** The source's policy for unlisted items, applied only to those the content speaks for; the rest are kept. */
+function coveredBy(coverage: RunOptions['coverage'], policy: UnlistedPolicy | undefined): UnlistedPolicy | undefined {
+  if (!coverage) return policy;
+  return (existing) => (coverage(existing) ? (policy ? policy(existing) : 'retire') : 'keep');
 }
 
 async function saveSourceState(store: Store, state: Record<string, unknown>): Promise<void> {

@@ -17,6 +17,9 @@ export const ENTITY = {
   quarantinedRecord: 'QuarantinedRecord',
   sourceState: 'SourceState',
   sourceLayout: 'SourceLayout',
+  crawlState: 'CrawlState',
+  crawlPages: 'CrawlPages',
+  crawlRun: 'CrawlRun',
   catalogVersion: 'CatalogVersion',
   sampleCatalogMarker: 'SampleCatalogMarker',
   termsOffered: 'TermsOffered',
@@ -149,6 +152,18 @@ export const catalogKeys = {
   /** The search index of one catalog version, stored as a manifest and gzip parts under 400 KB each. */
   searchIndexManifest: (version: number | string) => ({ PK: `SEARCH-INDEX#${version}`, SK: 'MANIFEST' }),
   searchIndexPart: (version: number | string, part: number | string) => ({ PK: `SEARCH-INDEX#${version}`, SK: `PART#${typeof part === 'number' ? String(part).padStart(5, '0') : part}` }),
+};
+
+/**
+ * A crawled source's own bookkeeping, beside its runs in `INGEST#<source>`: one state item (the lease that
+ * keeps two crawls of the source apart, each crawl's checkpoint, how fresh each part is), what the pages
+ * of each part answered last time, and a record per crawl run.
+ */
+export const crawlKeys = {
+  state: (source: string) => ({ PK: catalogKeys.ingestPartition(source), SK: 'CRAWL' }),
+  pages: (source: string, group: string) => ({ PK: catalogKeys.ingestPartition(source), SK: `CRAWL-PAGES#${group}` }),
+  run: (source: string, runId: string) => ({ PK: catalogKeys.ingestPartition(source), SK: `${crawlKeys.runPrefix}${runId}` }),
+  runPrefix: 'CRAWL-RUN#',
 };
 
 function ownership(source: string, scope: string): string {

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ErrorNote, Loading } from '../components/status.js';
 import { coursePath, navigate } from '../router.js';
 import { useTitle, useTool } from '../use-tool.js';
+import { SourceFreshnessNote, type SourceListing } from '../components/source-freshness.js';
 
 interface Hit {
   ref: string;
@@ -56,6 +57,7 @@ interface Institution {
   id: string;
   name: string;
   courses?: number;
+  sources: { source: string; lastIngestedAt: string }[];
 }
 
 export function SearchPage({ params }: { params: URLSearchParams }) {
@@ -73,7 +75,7 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
     setDraft(filters);
   }
   const results = useTool<{ items: Hit[]; totalCount?: number }>('tn_course_search', query ? searchInput(query, filters) : null);
-  const institutions = useTool<{ items: Institution[] }>('tn_course_institutions', { limit: 100 });
+  const institutions = useTool<Omit<SourceListing, 'items'> & { items: Institution[] }>('tn_course_institutions', { limit: 100 });
   const go = (next: SearchFilters) => navigate(searchHref(text.trim(), next));
   const submit = (event: Event) => {
     event.preventDefault();
@@ -138,6 +140,7 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
           </fieldset>
         </details>
       </form>
+      <SourceFreshnessNote listing={institutions.data} />
       {query && (
         <section aria-labelledby="results-heading">
           <h2 id="results-heading">Results for “{query}”</h2>

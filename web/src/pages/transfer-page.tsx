@@ -3,6 +3,7 @@ import { ErrorNote, Loading } from '../components/status.js';
 import { navigate } from '../router.js';
 import { useTitle, useTool } from '../use-tool.js';
 import { CompareTable, MatchList, type Match } from './transfer-results.js';
+import { TRANSFER_SENDERS_LIST, TransferSources } from '../components/transfer-sources.js';
 
 interface Resolution {
   sourceInstitution: string;
@@ -45,7 +46,7 @@ export function TransferPage({ params }: { params: URLSearchParams }) {
       <form class="row" onSubmit={submit}>
         <div>
           <label for="t-from">From institution</label>
-          <input {...field('from')} size={10} />
+          <input {...field('from')} size={10} list={TRANSFER_SENDERS_LIST} />
         </div>
         <div>
           <label for="t-to">To institution</label>
@@ -57,6 +58,7 @@ export function TransferPage({ params }: { params: URLSearchParams }) {
         </div>
         <button type="submit">Plan transfer</button>
       </form>
+      <TransferSources />
       {!ready && <p class="muted">Enter the courses you took and where you are going, then press Enter.</p>}
       {result.loading && <Loading what="transfer plan" />}
       <ErrorNote message={result.error} />
