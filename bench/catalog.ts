@@ -5,6 +5,7 @@ import { catalogIndexFor, SearchIndex } from '../functions/course/catalog-index.
 import { getCatalogVersion } from '../functions/course/catalog-store.js';
 import { loadSearchIndex } from '../functions/course/search/search-index-store.js';
 import { decodeIndex, encodeIndex } from '../functions/course/search/index-codec.js';
+import { TypedRanking } from '../functions/course/search/typed-ranking.js';
 import type { CourseFragment } from '../functions/shared/catalog/catalog-model.js';
 import { coursesFromFragments, type CourseView } from '../functions/course/course-view.js';
 import { ingestorNamed, sampleFiles, sourceNamed } from '../functions/ingest/sources.js';
@@ -55,11 +56,12 @@ export async function measureSearchRelevance(size: number, queries: number) {
   const relevance = measureRelevance(SearchIndex.build(real), sets);
   const judged = [...sets.judged, ...sets.secondDev, ...sets.secondHeldOut];
   const index = decodeIndex(buildArtifact(syntheticCatalog(real, size)).artifact);
+  const asTyped = new TypedRanking(index);
   const phrases = titlePhrases(real);
   const synthInstitution = index.institutions[Math.min(3, index.institutions.length - 1)]!;
   const typed = Array.from({ length: queries }, (_, i) => ({ text: phrases[(i * 7919) % phrases.length]!, filters: i % 2 ? { institution: synthInstitution } : {} }));
   const students = Array.from({ length: Math.min(queries, 500) }, (_, i) => ({ text: judged[i % judged.length]!.query, filters: {} }));
-  const rankings = { ranking: (text: string, filters: object) => index.query(text, filters), asTyped: (text: string, filters: object) => index.queryAsTyped(text, filters) };
+  const rankings = { ranking: (text: string, filters: object) => index.query(text, filters), asTyped: (text: string, filters: object) => asTyped.query(text, filters) };
   return {
     ...relevance,
     speed: {

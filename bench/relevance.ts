@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { SearchFilters, SearchHit, SearchIndex } from '../functions/course/search/search-index.js';
+import { TypedRanking } from '../functions/course/search/typed-ranking.js';
 import { round, summarize } from './stats.js';
 
 /** One judged query (bench/relevance/judged-queries.json). */
@@ -90,9 +91,10 @@ export function evaluate(judged: JudgedQuery[], rank: Ranking): RelevanceReport 
  */
 export function measureRelevance(index: SearchIndex, sets: JudgedSets) {
   const all = [...sets.judged, ...sets.secondDev, ...sets.secondHeldOut];
+  const typed = new TypedRanking(index);
   const measure = (judged: JudgedQuery[], heldOut: boolean) => {
     const ranking = evaluate(judged, (query, filters) => index.query(query, filters));
-    const asTyped = evaluate(judged, (query, filters) => index.queryAsTyped(query, filters));
+    const asTyped = evaluate(judged, (query, filters) => typed.query(query, filters));
     return {
       ranking: { ...ranking, misses: heldOut ? ranking.misses.length : ranking.misses.map(brief) },
       baselineAsTyped: { ...asTyped, misses: asTyped.misses.length },

@@ -3,10 +3,10 @@ import { CatalogLexicon, lowerBound } from './lexicon.js';
 import { planQuery } from './query-plan.js';
 import { Scratch } from './scratch.js';
 import { filterOf, narrows } from './search-filters.js';
+import { WordScorer } from './similar-courses.js';
 import { StudentRanking } from './student-ranking.js';
 import { valuesOf } from './string-table.js';
 import { boundedEditDistance, termsOf } from './tokens.js';
-import { TypedRanking } from './typed-ranking.js';
 
 /** What a search result carries: enough to list the course without reading it. */
 export interface IndexedCourse {
@@ -58,7 +58,7 @@ const SIMILAR_TERMS = 24;
 export class SearchIndex {
   readonly lexicon: CatalogLexicon;
   private readonly ranking: StudentRanking;
-  private readonly asTyped: TypedRanking;
+  private readonly similarWords: WordScorer;
   private sortedRefs?: string[];
 
   constructor(
@@ -72,7 +72,7 @@ export class SearchIndex {
     // One set of per-course arrays, shared: a query runs to completion before the next starts.
     const scratch = new Scratch(docs.refs.length);
     this.ranking = new StudentRanking(this, scratch);
-    this.asTyped = new TypedRanking(this, scratch);
+    this.similarWords = new WordScorer(this, scratch);
   }
 
   static build(courses: CourseSource[]): SearchIndex {
@@ -130,12 +130,6 @@ export class SearchIndex {
     return this.ranking.rank(plan, narrows(narrowed) ? allowed : undefined, enough);
   }
 
-  /** The words as typed, BM25F and the level prior alone (typed-ranking.ts): the benchmarks' baseline. */
-  queryAsTyped(text: string, filters: SearchFilters = {}, enough = 1): SearchHit[] {
-    const allowed = filterOf(this.docs, filters);
-    return allowed ? this.asTyped.rank(text, allowed, enough) : [];
-  }
-
   /** Same-institution courses sharing the most telling words of this one's title and description. */
   similar(course: Pick<CourseSource, 'ref' | 'institution' | 'title' | 'description'>): SearchHit[] {
     const words = [...new Set(termsOf([course.title, course.description].filter(Boolean).join(' ')))];
@@ -146,7 +140,7 @@ export class SearchIndex {
       .slice(0, SIMILAR_TERMS);
     const allowed = filterOf(this.docs, { institution: course.institution });
     if (!allowed || !known.length) return [];
-    return this.asTyped.rankTerms(known, (doc) => allowed(doc) && this.docs.refs.get(doc) !== course.ref);
+    return this.similarWords.rankTerms(known, (doc) => allowed(doc) && this.docs.refs.get(doc) !== course.ref);
   }
 
   /** Courses at an institution whose code is closest to the one asked for (NOT_FOUND hints). */
