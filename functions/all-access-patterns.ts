@@ -1,5 +1,6 @@
 import * as catalogStore from './course/catalog-store.js';
 import * as searchIndexStore from './course/search/search-index-store.js';
+import * as requiredByStore from './course/required-by-store.js';
 import * as ingestionRun from './shared/ingestion/ingestion-run.js';
 import * as institutionRegistry from './shared/catalog/institution-registry.js';
 import * as reconcile from './shared/ingestion/reconcile.js';
@@ -29,6 +30,7 @@ export const STORE_MODULES: { module: string; patterns: AccessPattern[] }[] = [
   { module: 'functions/session/device-cursor-store.ts', patterns: deviceCursorStore.ACCESS_PATTERNS },
   { module: 'functions/course/catalog-store.ts', patterns: catalogStore.ACCESS_PATTERNS },
   { module: 'functions/course/search/search-index-store.ts', patterns: searchIndexStore.ACCESS_PATTERNS },
+  { module: 'functions/course/required-by-store.ts', patterns: requiredByStore.ACCESS_PATTERNS },
   { module: 'functions/shared/catalog/institution-registry.ts', patterns: institutionRegistry.ACCESS_PATTERNS },
   { module: 'functions/shared/ingestion/ingestion-run.ts', patterns: ingestionRun.ACCESS_PATTERNS },
   { module: 'functions/shared/ingestion/reconcile.ts', patterns: reconcile.ACCESS_PATTERNS },

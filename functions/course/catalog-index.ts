@@ -1,7 +1,9 @@
 import { listInstitutions } from '../shared/catalog/institution-registry.js';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { getCatalogVersion, listCourseFragments, listTermsOffered } from './catalog-store.js';
-import { coursesFromFragments } from './course-view.js';
+import { coursesFromFragments, type CourseView } from './course-view.js';
+import { requiredByOf } from './prerequisites/required-by.js';
+import { saveRequiredBy } from './required-by-store.js';
 import { decodeIndex, encodeIndex } from './search/index-codec.js';
 import { SearchIndex } from './search/search-index.js';
 import { loadSearchIndex, saveSearchIndex } from './search/search-index-store.js';
@@ -11,6 +13,11 @@ export { SearchIndex, type IndexedCourse, type SearchFilters, type SearchHit } f
 
 /** The catalog's search index built from the table's course fragments, every institution's. */
 export async function buildCatalogIndex(store: Store): Promise<SearchIndex> {
+  return SearchIndex.build(await catalogCourses(store));
+}
+
+/** Every institution's merged courses, with the terms some source lists each in. */
+async function catalogCourses(store: Store): Promise<(CourseView & { termsOffered: string[] })[]> {
   const institutions = await listInstitutions(store);
   const [fragments, lists] = await Promise.all([
     Promise.all(institutions.map((i) => listCourseFragments(store, i.id))),
@@ -23,8 +30,23 @@ export async function buildCatalogIndex(store: Store): Promise<SearchIndex> {
       offered.set(ref, (offered.get(ref) ?? new Set()).add(list.term));
     }
   }
-  const courses = coursesFromFragments(fragments.flat()).map((course) => ({ ...course, termsOffered: [...(offered.get(course.ref) ?? [])].sort() }));
-  return SearchIndex.build(courses);
+  return coursesFromFragments(fragments.flat()).map((course) => ({ ...course, termsOffered: [...(offered.get(course.ref) ?? [])].sort() }));
+}
+
+/**
+ * The index and the "leads to" lists of one version (tn_course_prereqs), from one read of the
+ * catalogue, both stored; `mayFailToStore` for a function that may not write (it uses what it built).
+ */
+async function buildAndStore(store: Store, version: number, now: Date, mayFailToStore = false): Promise<{ index: SearchIndex; artifact: Uint8Array }> {
+  const courses = await catalogCourses(store);
+  const index = SearchIndex.build(courses);
+  const artifact = encodeIndex(index);
+  const graph = requiredByOf(courses);
+  // Every institution with a catalogue gets its lists, empty ones too: "leads to nothing" is an answer.
+  for (const course of courses) if (!graph.has(course.institution)) graph.set(course.institution, {});
+  const stored = Promise.all([saveSearchIndex(store, version, artifact, now), saveRequiredBy(store, version, graph, now)]);
+  await (mayFailToStore ? stored.catch(() => undefined) : stored);
+  return { index, artifact };
 }
 
 /**
@@ -41,16 +63,12 @@ export async function catalogIndexFor(store: Store, version: number, now = new D
       // Written by another release's format: rebuilt below.
     }
   }
-  const built = await buildCatalogIndex(store);
-  await saveSearchIndex(store, version, encodeIndex(built), now).catch(() => undefined);
-  return built;
+  return (await buildAndStore(store, version, now, true)).index;
 }
 
 /** After an ingestion that changed the catalog: the new version's index, built once and stored. */
 export async function publishCatalogIndex(store: Store, now = new Date()): Promise<{ version: number; courses: number; bytes: number }> {
   const version = await getCatalogVersion(store);
-  const index = await buildCatalogIndex(store);
-  const artifact = encodeIndex(index);
-  await saveSearchIndex(store, version, artifact, now);
+  const { index, artifact } = await buildAndStore(store, version, now);
   return { version, courses: index.size, bytes: artifact.length };
 }

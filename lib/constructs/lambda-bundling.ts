@@ -25,6 +25,7 @@ export const LAMBDA_BUNDLING = {
       { entry: 'functions/session/tutor/ai-runtime.ts', importPath: './ai-runtime.js' },
       { entry: 'functions/session/peer-runtime.ts', importPath: './peer-runtime.js' },
     ],
+    'functions/router/handler.ts': [{ entry: 'functions/router/openapi.ts', importPath: './openapi.js' }],
   } as Record<string, readonly LazyPart[]>,
   /**
    * Entries whose functions serve MCP Apps views (their surface has views): the built pages are

@@ -57,6 +57,16 @@ describe('deployed bundles', () => {
     expect(JSON.parse(answer.body).tools.length).toBeGreaterThan(0);
   }, 60_000);
 
+  it('router: serves /openapi.json from the part beside its bundle, which its cold start does not load', async () => {
+    const file = await bundle(DOMAIN_ENTRIES.router!, dir);
+    expect((await stat(path.join(dir, 'openapi.js'))).size).toBeGreaterThan(20_000);
+    const answer = await run(file, event('GET', '/openapi.json'), {});
+    expect(answer.status, answer.body).toBe(200);
+    const document = JSON.parse(answer.body);
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toContain('/v1/tools/tn_course_prereqs');
+  }, 60_000);
+
   it('keeps every request bundle under 1 MB (AWS SDK included), the AI SDK out of the session\'s cold start', async () => {
     for (const [domain, entry] of Object.entries(DOMAIN_ENTRIES)) {
       const bytes = (await stat(await bundle(entry, dir))).size;

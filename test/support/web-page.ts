@@ -46,3 +46,23 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
+
+/**
+ * The page fits its viewport's width: the document does not scroll sideways and no element drawn on
+ * the page reaches past the right edge (what a 390 px phone would make a student pan to read).
+ */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const widths = await page.evaluate(() => {
+    const client = document.documentElement.clientWidth;
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 && box.right > client + 0.5 && getComputedStyle(element).visibility !== 'hidden';
+      })
+      .map((element) => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className && typeof element.className === 'string' ? `.${element.className.trim().replace(/\s+/g, '.')}` : ''} (${Math.round(element.getBoundingClientRect().right)} px): ${(element.textContent ?? '').trim().slice(0, 40)}`)
+      .slice(0, 8);
+    return { scroll: document.documentElement.scrollWidth, client, wide };
+  });
+  expect(widths.wide, `on ${page.url()}`).toEqual([]);
+  expect(widths.scroll, `on ${page.url()}`).toBeLessThanOrEqual(widths.client);
+}

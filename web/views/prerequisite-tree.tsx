@@ -8,7 +8,9 @@ interface PrereqsResult {
   course: string;
   text: string | null;
   parsed: { tree: RequirementNode; fullyParsed: boolean; unparsedClauses: string[] };
-  check: { satisfied: boolean | 'unknown'; missing: RequirementNode[]; unmetConditions: string[]; explanation: string[] } | null;
+  check: { satisfied: boolean | 'unknown'; missing: RequirementNode[]; unmetConditions: string[]; explanation: string[]; status?: string; verdict?: string } | null;
+  /** False for a course with no catalogue entry: its prerequisites are unknown, not empty. */
+  prerequisitesKnown?: boolean;
 }
 
 interface PrereqsInput {
@@ -52,6 +54,18 @@ function PrerequisiteTree({ result, input, host }: ViewProps<PrereqsResult, Prer
   };
   const overall = current.check ? MARK[current.check.satisfied === true ? 'met' : current.check.satisfied === false ? 'unmet' : 'unknown'] : undefined;
   const empty = current.parsed.tree.type === 'all' && current.parsed.tree.children.length === 0;
+  const unknown = current.prerequisitesKnown === false;
+  const chip = !current.check
+    ? ''
+    : unknown
+      ? 'Not known'
+      : current.check.status === 'met-if-grades'
+        ? 'Met if grades are'
+        : current.check.satisfied === true
+          ? 'You meet them'
+          : current.check.satisfied === false
+            ? 'Not yet'
+            : 'Cannot confirm';
 
   return (
     <div>
@@ -76,17 +90,19 @@ function PrerequisiteTree({ result, input, host }: ViewProps<PrereqsResult, Prer
           )}
         </div>
         {overall && (
-          <span class={`chip ${overall.tone}`}>
-            {overall.icon} {current.check!.satisfied === true ? 'You meet them' : current.check!.satisfied === false ? 'Not yet' : 'Cannot confirm'}
+          <span class={`chip ${unknown ? MARK.unknown.tone : overall.tone}`}>
+            {unknown ? MARK.unknown.icon : overall.icon} {chip}
           </span>
         )}
       </header>
       {current.check ? (
-        current.check.satisfied !== true && <p class="small">{current.check.explanation[0]}</p>
+        current.check.satisfied !== true && <p class="small">{current.check.verdict ?? current.check.explanation[0]}</p>
       ) : (
         <p class="small muted">Ask with the courses you completed (and grades) to see which parts you meet.</p>
       )}
-      {empty ? (
+      {unknown ? (
+        <p class="warn">Not known: there is no catalogue entry for {current.course}, only transfer rules that name it.</p>
+      ) : empty ? (
         <p>No prerequisites.</p>
       ) : (
         <ul class="tree" aria-label={`Prerequisite tree of ${current.course}`}>

@@ -17,6 +17,7 @@ export const getContract = defineContract({
     sectionTerms: z.array(z.string()),
     gradeTerms: z.array(z.string()).describe('Terms with grade distributions (tn_course_grades)'),
     materialsCount: z.number().int(),
+    knownFrom: z.array(z.enum(['catalogue', 'offerings', 'sections', 'grades', 'materials', 'transfer-rules'])).optional(),
   }),
   responseTime: 'fast',
   tags: ['catalog', 'course'],

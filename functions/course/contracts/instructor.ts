@@ -3,11 +3,17 @@ import { defineContract } from '../../shared/tools/define-tool.js';
 import { CATALOG_TOOL, CourseRefInput } from './catalog-tool.js';
 
 export const InstructorSchema = z.object({
-  name: z.string(),
+  name: z.string().describe('One entry per person, however spelled'),
+  spellings: z.array(z.string()).optional(),
   terms: z.array(z.string()).describe('Terms taught, newest first'),
   sections: z.array(z.object({ term: z.string(), section: z.string() })),
   grades: z
-    .object({ sections: z.number().int(), enrolled: z.number().int(), weightedAverage: z.number().nullable() })
+    .object({
+      sections: z.number().int(),
+      enrolled: z.number().int(),
+      weightedAverage: z.number().nullable(),
+      terms: z.array(z.string()).optional(),
+    })
     .nullable()
     .describe('Grade averages of this instructor\'s sections, where grade data exists'),
 });

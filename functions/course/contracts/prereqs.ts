@@ -19,7 +19,7 @@ export const prereqsContract = defineContract({
   description:
     'Returns a course\'s prerequisite text and a parsed tree (AND/OR of courses with minimum grades, "or equivalent", ' +
     'concurrency, and non-course conditions kept as text; clauses it could not parse are flagged, never dropped). Given the ' +
-    'courses a student completed (with grades), it answers whether they are satisfied and what is missing. Use this for "can I ' +
+    'courses a student completed (with grades), it answers whether they are satisfied and what is missing (a short verdict); leadsTo: what requires it. Use this for "can I ' +
     'take X?". Example: { "course": "sfu:CMPT 225", "completed": [{ "course": "CMPT 125", "grade": "B" }, { "course": "MACM 101" }] }.',
   input: z.strictObject({
     course: CourseRefInput,
@@ -40,9 +40,16 @@ export const prereqsContract = defineContract({
         missing: z.array(RequirementNodeSchema).describe('The smallest unmet parts of the tree'),
         unmetConditions: z.array(z.string()).describe('Non-course conditions that could not be verified'),
         explanation: z.array(z.string()),
+        status: z.enum(['met', 'met-if-grades', 'not-met', 'cannot-check', 'not-known']).optional(),
+        verdict: z.string().optional().describe('For the student: one or two sentences, ≤ 160 characters'),
+        stillNeeded: z.array(z.object({ text: z.string(), courses: z.array(z.string()) })).optional().describe('On the way needing fewest courses'),
+        gradesToConfirm: z.array(z.object({ course: z.string(), minGrade: z.string() })).optional(),
+        cannotCheck: z.array(z.string()).optional(),
       })
       .nullable()
       .describe('Present when completed courses were given'),
+    prerequisitesKnown: z.boolean().optional().describe('False without a catalogue entry: unknown, not empty'),
+    leadsTo: z.array(z.object({ course: z.string(), code: z.string(), title: z.string().nullable() })).optional().describe('Courses whose requisites name this one'),
   }),
   responseTime: 'fast',
   tags: ['catalog', 'prerequisites'],

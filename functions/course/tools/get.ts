@@ -1,6 +1,7 @@
 import { termOrder } from '../../shared/catalog/terms.js';
 import { bindCatalogTool, completeness, freshness, loadCourse } from '../course-lookup.js';
 import { getContract } from '../contracts/get.js';
+import { equivalencesOf } from '../transfer-equivalence.js';
 
 export const getTool = bindCatalogTool(getContract, async (args, ctx) => {
   const { view, bundle } = await loadCourse(ctx, args.course);
@@ -11,6 +12,18 @@ export const getTool = bindCatalogTool(getContract, async (args, ctx) => {
     sectionTerms: terms(bundle.sections.map((s) => s.term)),
     gradeTerms: terms(bundle.grades.map((g) => g.term)),
     materialsCount: bundle.materials.length,
+    knownFrom: (
+      [
+        ['catalogue', bundle.fragments.length],
+        ['offerings', bundle.offerings.length],
+        ['sections', bundle.sections.length],
+        ['grades', bundle.grades.length],
+        ['materials', bundle.materials.length],
+        ['transfer-rules', equivalencesOf(bundle.extras).length],
+      ] as const
+    )
+      .filter(([, count]) => count > 0)
+      .map(([part]) => part),
   };
   const newest = view.sources.map((s) => s.ingestedAt).sort().at(-1);
   return {

@@ -1,16 +1,20 @@
 import { bindCatalogTool, loadCourse } from '../course-lookup.js';
+import { distinctBins } from '../grade-bins.js';
 import { gradeTrend, summarizeGrades } from '../grade-summary.js';
+import { teachersMatching } from '../instructor-names.js';
 import { newestFirst } from '../term-input.js';
 import { gradesContract } from '../contracts/grades.js';
 
 export const gradesTool = bindCatalogTool(gradesContract, async (args, ctx) => {
   const { bundle, view } = await loadCourse(ctx, args.course);
-  const needle = args.instructor?.toLowerCase();
+  // "Nick Bradley" finds the sections listed under "Nicholas Bradley" too: one person, two spellings.
+  const teachers = args.instructor ? teachersMatching(args.instructor, bundle.grades.flatMap((g) => g.instructors.map((name) => ({ name, term: g.term, together: g.instructors })))) : undefined;
   const sections = bundle.grades
     .filter((g) => !args.term || g.term === args.term)
-    .filter((g) => !needle || g.instructors.some((name) => name.toLowerCase().includes(needle)))
+    .filter((g) => !teachers || g.instructors.some((name) => teachers.has(name)))
     .sort((a, b) => newestFirst(a.term, b.term) || a.section.localeCompare(b.section))
-    .map(({ kind: _kind, ...grades }) => grades);
+    // Each student once: a bin restating narrower ones (PAIR's "<50") is not counted beside them.
+    .map(({ kind: _kind, bins, ...grades }) => ({ ...grades, bins: distinctBins(bins) }));
   const summary = summarizeGrades(sections);
   const suppressed = sections.filter((s) => s.suppressed).length;
   return {

@@ -33,6 +33,7 @@ export interface HttpAppOptions {
   /** The authorization server (`/oauth/*` and its metadata) when this deployment serves it. */
   authorizationServer?: FetchHandler;
   /** Builds `/openapi.json` where it is served (the local server, the AWS router): other bundles leave its generator out. */
+  /** May be loaded on first use (the router bundles it as a lazy part): the document is built once either way. */
   openApiDocument?: (registry: ToolRegistry, baseUrl: string) => unknown;
   /** Resources and prompts (each endpoint serves those its tools can answer). */
   surface?: Surface;
@@ -125,7 +126,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       return json({ status: 'ok', version: SERVICE_VERSION, tools: all.registry.getAll().length });
     }
     if (path === '/openapi.json' && request.method === 'GET' && options.openApiDocument) {
-      openApi ??= JSON.stringify(options.openApiDocument(all.registry, baseUrl(request, services)));
+      openApi ??= JSON.stringify(await options.openApiDocument(all.registry, baseUrl(request, services)));
       return new Response(openApi, { headers: { 'content-type': 'application/json' } });
     }
     // SEP-2127: what a client reads before it connects (at the well-known path and beside the endpoint).

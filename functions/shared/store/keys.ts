@@ -24,6 +24,7 @@ export const ENTITY = {
   sampleCatalogMarker: 'SampleCatalogMarker',
   termsOffered: 'TermsOffered',
   searchIndexPart: 'SearchIndexPart',
+  requiredByPart: 'RequiredByPart',
   transferRule: 'TransferRule',
   transferIndex: 'TransferIndex',
   transferListing: 'TransferListing',
@@ -152,6 +153,12 @@ export const catalogKeys = {
   /** The search index of one catalog version, stored as a manifest and gzip parts under 400 KB each. */
   searchIndexManifest: (version: number | string) => ({ PK: `SEARCH-INDEX#${version}`, SK: 'MANIFEST' }),
   searchIndexPart: (version: number | string, part: number | string) => ({ PK: `SEARCH-INDEX#${version}`, SK: `PART#${typeof part === 'number' ? String(part).padStart(5, '0') : part}` }),
+  /** Which courses name each course of an institution as a requisite ("leads to"), per catalog version. */
+  requiredByPartition: (version: number | string) => `REQUIRED-BY#${version}`,
+  requiredByPart: (version: number | string, institution: string, part: number | string) => ({
+    PK: `REQUIRED-BY#${version}`,
+    SK: `${institution}#${typeof part === 'number' ? String(part).padStart(3, '0') : part}`,
+  }),
 };
 
 /**

@@ -61,6 +61,8 @@ export const resolveContract = defineContract({
       .object({
         ruleIds: z.array(z.string()),
         totalCredits: z.number(),
+        normalizedCredits: z.number().optional().describe('On the common scale (one-term course = 3)'),
+        creditScale: z.object({ factor: z.number(), unit: z.string(), rule: z.string() }).optional(),
         optimal: z.boolean().describe('True when the plan is proven the best; false when the search stopped at its budget'),
         rules: z
           .array(

@@ -1,3 +1,4 @@
+import { creditScaleOf } from '../../shared/catalog/institutions.js';
 import { bindCatalogTool } from '../../course/course-lookup.js';
 import { effectiveDate, institutionTimeZone } from '../../shared/catalog/effective-date.js';
 import { matchOutput } from '../match-output.js';
@@ -58,7 +59,8 @@ export const resolveTool = bindCatalogTool(resolveContract, async (args, ctx) =>
       nearMisses,
       conflicts: resolution.conflicts,
       normalizedCourses: normalized.filter((n) => n.input.trim() !== n.code).map((n) => ({ input: n.input, code: `${sender}:${n.code}` })),
-      plan: resolution.plan,
+      // The receiver's own unit and BC's common scale, so "6 units at UVic" reads as the 12 credits it is.
+      plan: { ...resolution.plan, normalizedCredits: Math.round(resolution.plan.totalCredits * creditScaleOf(receiver).factor * 100) / 100, creditScale: creditScaleOf(receiver) },
       roundTrips: trips.count,
     },
     hints: {

@@ -1,14 +1,6 @@
-import { useTool } from '../use-tool.js';
+import { namesList, type Institution } from './institution-picker.js';
 
-interface Institution {
-  id: string;
-  name: string;
-  bctgCode?: string;
-  sendsTransferRules?: boolean;
-  sources: { source: string; lastIngestedAt: string; lastVerifiedAt?: string }[];
-}
-
-interface SourceFreshness {
+export interface SourceFreshness {
   source: string;
   verifiedAt: string | null;
   ageHours: number | null;
@@ -23,41 +15,29 @@ export function ago(iso: string, now = Date.now()): string {
   return `${Math.round(hours / 24)} days ago`;
 }
 
-export const TRANSFER_SENDERS_LIST = 'transfer-senders';
-
 /**
  * Which institutions Tutor Nexus can plan a transfer from (those it holds BC Transfer Guide rules for
- * as senders), offered as suggestions for the "From" field, and how fresh the guide's data is.
+ * as senders), named under the planner's fields, and how fresh the guide's data is. The planner has
+ * already listed the institutions (its pickers offer them), so the note reads that list.
  */
-export function TransferSources() {
-  const listed = useTool<{ items: Institution[]; sourceFreshness?: SourceFreshness[] }>('tn_course_institutions', { limit: 100 });
-  if (!listed.data) return null;
-  const senders = listed.data.items.filter((i) => i.sendsTransferRules).sort((a, b) => a.name.localeCompare(b.name));
-  const guide = listed.data.sourceFreshness?.find((s) => s.source === 'bctransferguide');
-  const loaded = senders.flatMap((i) => i.sources.filter((s) => s.source === 'bctransferguide').map((s) => s.lastIngestedAt)).sort().at(-1);
+export function TransferSources({ institutions, freshness }: { institutions: Institution[]; freshness?: SourceFreshness[] }) {
+  const senders = institutions.filter((i) => i.sendsTransferRules).sort((a, b) => a.name.localeCompare(b.name));
+  const guide = freshness?.find((s) => s.source === 'bctransferguide');
+  const loaded = senders.flatMap((i) => (i.sources ?? []).filter((s) => s.source === 'bctransferguide').map((s) => s.lastIngestedAt)).sort().at(-1);
   return (
-    <>
-      <datalist id={TRANSFER_SENDERS_LIST}>
-        {senders.map((i) => (
-          <option key={i.id} value={i.id}>
-            {i.name}
-          </option>
-        ))}
-      </datalist>
-      <p class="muted" role="note" aria-label="Transfer data">
-        {senders.length ? (
-          <>
-            Transfer rules from {senders.length} institution{senders.length === 1 ? '' : 's'}: {senders.map((i) => i.name).join(', ')}.{' '}
-          </>
-        ) : (
-          'No transfer rules loaded yet. '
-        )}
-        {guide?.verifiedAt
-          ? `BC Transfer Guide data checked ${ago(guide.verifiedAt)}.`
-          : loaded
-            ? `BC Transfer Guide data from files loaded ${ago(loaded)} (not yet checked against the live guide).`
-            : ''}
-      </p>
-    </>
+    <p id="transfer-data" class="muted" role="note" aria-label="Transfer data">
+      {senders.length ? (
+        <>
+          Transfer rules from {senders.length} institution{senders.length === 1 ? '' : 's'}: {namesList(senders)}; plans can be made from {senders.length === 1 ? 'it' : 'these'}.{' '}
+        </>
+      ) : (
+        'No transfer rules loaded yet. '
+      )}
+      {guide?.verifiedAt
+        ? `BC Transfer Guide data checked ${ago(guide.verifiedAt)}.`
+        : loaded
+          ? `BC Transfer Guide data from files loaded ${ago(loaded)} (not yet checked against the live guide).`
+          : ''}
+    </p>
   );
 }

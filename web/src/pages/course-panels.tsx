@@ -1,6 +1,4 @@
-import { useState } from 'preact/hooks';
 import { Panel } from '../components/status.js';
-import { GradeChart, type Bin } from '../components/grade-chart.js';
 import { useTool } from '../use-tool.js';
 import { hrefOfRef } from './search-page.js';
 
@@ -54,47 +52,6 @@ export function SectionsPanel({ course }: { course: string }) {
           </table>
         </div>
       ))}
-    </Panel>
-  );
-}
-
-interface Distribution {
-  term: string;
-  section: string;
-  instructors: string[];
-  enrolled: number | null;
-  average: number | null;
-  median?: number | null;
-  bins: Bin[];
-  suppressed: boolean;
-}
-
-export function GradesPanel({ course }: { course: string }) {
-  const grades = useTool<{ sections: Distribution[]; suppression: { anySuppressed: boolean; note: string } }>('tn_course_grades', { course });
-  const [index, setIndex] = useState(0);
-  const rows = grades.data?.sections ?? [];
-  const row = rows[Math.min(index, rows.length - 1)];
-  const label = (d: Distribution) => `${d.term} ${d.section}${d.instructors.length ? ` (${d.instructors.join(', ')})` : ''}`;
-  return (
-    <Panel title="Grade distribution" id="grades" loading={grades.loading} error={grades.error}>
-      {!row && <p class="muted">No grade distributions are published for this course.</p>}
-      {row && (
-        <>
-          <label for="grade-row">Term and section</label>
-          <select id="grade-row" value={String(index)} onChange={(e) => setIndex(Number(e.currentTarget.value))}>
-            {rows.map((d, i) => (
-              <option key={i} value={String(i)}>
-                {label(d)}
-              </option>
-            ))}
-          </select>
-          <GradeChart
-            bins={row.bins}
-            caption={`${label(row)}: average ${row.average ?? 'n/a'}${row.median != null ? `, median ${row.median}` : ''}, ${row.enrolled ?? '?'} students`}
-          />
-          {grades.data!.suppression.anySuppressed && <p class="muted">Dashed bins were suppressed by the source. {grades.data!.suppression.note}</p>}
-        </>
-      )}
     </Panel>
   );
 }

@@ -1,3 +1,5 @@
+import { mergeInstructors, personBySpelling } from '../../../functions/course/instructor-names.js';
+
 /**
  * A tn_course_grades result grouped the ways the view shows it: by term (the tool's own trend), by
  * instructor, and any section's or term's distribution. Averages are enrolment-weighted, as the
@@ -65,11 +67,16 @@ export function byTerm(result: GradesResult): Group[] {
   });
 }
 
-/** Highest average first; a section taught by two people counts for each. */
+/**
+ * Highest average first; a section taught by two people counts for each, and one person is one row
+ * however the sources spelled them ("Nick Bradley", "Nicholas Bradley"), as tn_course_instructor merges them.
+ */
 export function byInstructor(result: GradesResult): Group[] {
+  const sections = result.sections.filter(isSectionRow);
+  const personOf = personBySpelling(mergeInstructors(sections.flatMap((s) => s.instructors.map((name) => ({ name, term: s.term, together: s.instructors })))));
   const rows = new Map<string, SectionGrades[]>();
-  for (const section of result.sections.filter(isSectionRow)) {
-    for (const name of section.instructors) rows.set(name, [...(rows.get(name) ?? []), section]);
+  for (const section of sections) {
+    for (const person of new Set(section.instructors.map((name) => personOf.get(name)?.name ?? name))) rows.set(person, [...(rows.get(person) ?? []), section]);
   }
   return [...rows]
     .map(([label, sections]) => ({ label, sections: sections.length, ...weighted(sections) }))

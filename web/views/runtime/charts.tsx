@@ -60,33 +60,4 @@ export function ColumnChart({ id, title, points, format }: { id: string; title: 
   );
 }
 
-/** Rows of labelled bars as a table: the figures are the table's cells, the bars only draw them. */
-export function BarTable({ caption, head, rows, format }: { caption: string; head: [string, string, string]; rows: (Point & { detail: string })[]; format: (value: number) => string }) {
-  const values = rows.map((r) => r.value).filter((v): v is number => v !== null);
-  const floor = values.length ? Math.max(0, Math.floor((Math.min(...values) - 5) / 10) * 10) : 0;
-  const span = Math.max(1, (values.length ? Math.max(...values) : 1) - floor);
-  return (
-    <table class="bar-table">
-      <caption class="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{head[0]}</th>
-          <th scope="col">{head[1]}</th>
-          <th scope="col">{head[2]}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.label}>
-            <th scope="row">{row.label}</th>
-            <td class="bar-cell">
-              <span class="hbar" aria-hidden="true" style={{ width: row.value === null ? '0' : `${Math.max(3, ((row.value - floor) / span) * 100)}%` }} />
-              <span class="value">{row.value === null ? 'n/a' : format(row.value)}</span>
-            </td>
-            <td class="muted">{row.detail}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+export { BarTable } from '../../src/components/bar-table.js';
