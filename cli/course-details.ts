@@ -27,43 +27,50 @@ export interface Section {
   seats?: { available: number | null; status: string };
 }
 
-export interface Requirement {
-  type: 'course' | 'condition' | 'unparsed' | 'all' | 'any';
-  code?: string;
-  minGrade?: string;
-  text?: string;
-  count?: number;
-  children?: Requirement[];
-}
+export type PrerequisiteStatus = 'met' | 'met-if-grades' | 'not-met' | 'cannot-check' | 'not-known';
 
+/** The parts of `tn_course_prereqs`' check the CLI prints: the server's verdict and its lists, never re-derived here. */
 export interface PrerequisiteCheck {
-  check: { satisfied: boolean | 'unknown'; missing: Requirement[]; unmetConditions: string[]; explanation: string[] } | null;
+  check: {
+    satisfied: boolean | 'unknown';
+    explanation: string[];
+    status?: PrerequisiteStatus;
+    verdict?: string;
+    stillNeeded?: { text: string; courses: string[] }[];
+    gradesToConfirm?: { course: string; minGrade: string }[];
+    cannotCheck?: string[];
+  } | null;
 }
 
+const STATUS_STYLE = { met: 'green', 'met-if-grades': 'yellow', 'not-met': 'red', 'cannot-check': 'yellow', 'not-known': 'yellow' } as const;
+
+/**
+ * "Prerequisites (with CMPT 125, MACM 101): Met if your grades are at least C- in CMPT 125 and MACM 101."
+ * then, each under its own heading, what is still needed, the grades that decide it and what cannot be
+ * checked here, as `tn_course_prereqs` words them (the web page shows the same answer).
+ */
 export function prerequisiteVerdict(io: Io, completed: { code: string; grade?: string }[], part: { value: PrerequisiteCheck } | { error: string }): string {
   const given = completed.map((c) => (c.grade ? `${c.code} ${c.grade}` : c.code)).join(', ');
   if ('error' in part) return paint(io, 'yellow', `Prerequisites could not be checked (${part.error}).\n`);
   const check = part.value.check;
   if (!check) return `Prerequisites with ${given}: nothing to check.\n`;
-  if (check.satisfied === true) return `${paint(io, 'green', 'Prerequisites met')} with ${given}.\n`;
-  const missing = check.missing.map(requirementText);
-  if (check.satisfied === false) return `${paint(io, 'red', 'Prerequisites not met')} with ${given}. Still needed:\n${missing.map((m) => `  - ${m}\n`).join('')}`;
-  // Unknown with nothing missing: a minimum grade could not be compared; the server's lines say which.
-  const open = [...missing, ...check.unmetConditions];
-  const reasons = open.length ? open : check.explanation.slice(1).filter((line) => !/: completed\.$|^\S+ \S+: .* meets /.test(line));
-  const hint = completed.some((c) => !c.grade) ? paint(io, 'dim', `Add a grade after each course to check minimum grades, e.g. --done ${completed[0]!.code} B\n`) : '';
-  return `${paint(io, 'yellow', 'Prerequisites not confirmed')} with ${given}:\n${reasons.map((m) => `  - ${m}\n`).join('')}${hint}`;
+  // A server from before the verdict answers with its explanation lines only.
+  const status: PrerequisiteStatus = check.status ?? (check.satisfied === true ? 'met' : check.satisfied === false ? 'not-met' : 'cannot-check');
+  const verdict = check.verdict ?? check.explanation[0] ?? '';
+  const list = (heading: string, lines: string[]) => (lines.length ? `${heading}:\n${lines.map((line) => `  - ${line}\n`).join('')}` : '');
+  const grades = check.gradesToConfirm ?? [];
+  const ungraded = completed.find((c) => !c.grade && grades.some((g) => sameCode(g.course, c.code)));
+  const hint = ungraded ? paint(io, 'dim', `Add a grade after each course to confirm, e.g. --done ${ungraded.code} B\n`) : '';
+  return [
+    `${paint(io, STATUS_STYLE[status], 'Prerequisites')} (with ${given}): ${verdict}\n`,
+    list('Still needed', (check.stillNeeded ?? []).map((n) => n.text)),
+    list('Grades to confirm', grades.map((g) => `${g.course}: ${g.minGrade} or better`)),
+    list('Cannot be checked here', check.cannotCheck ?? []),
+    hint,
+  ].join('');
 }
 
-function requirementText(node: Requirement): string {
-  if (node.type === 'course') return `${node.code}${node.minGrade ? ` (${node.minGrade} or better)` : ''}`;
-  if (node.type === 'condition' || node.type === 'unparsed') return node.text ?? '';
-  // A group inside a list is bracketed, so "one of A, B or (C and D)" reads one way only.
-  const children = (node.children ?? []).map((child) => (child.children?.length ? `(${requirementText(child)})` : requirementText(child)));
-  if (node.type === 'all') return children.join(' and ');
-  const count = node.count ?? 1;
-  return `${count === 1 ? 'one' : count} of ${children.join(', ')}`;
-}
+const sameCode = (a: string, b: string) => a.replace(/\s+/g, '').toUpperCase() === b.replace(/\s+/g, '').toUpperCase();
 
 export function gradesText(io: Io, part: { value: Grades } | { error: string }): string {
   if ('error' in part) return paint(io, 'yellow', `Grades could not be read (${part.error}).\n`);

@@ -184,14 +184,24 @@ describe('catalog and transfer commands', { timeout: 120_000 }, () => {
     expect(sections.stdout).toMatch(/^D1\d\d +LEC/m);
     expect(sections.stdout).toContain('Check the prerequisites: tn course sfu:CMPT 225 --done');
 
+    // The check prints the server's one-sentence verdict, then what is missing as a list of its own.
     const met = await tn(['course', 'sfu:CMPT 225', '--done', 'CMPT', '125', 'B', 'MACM', '101', 'B+'], env);
     expect(met.code, met.stderr).toBe(0);
-    expect(met.stdout).toContain('Prerequisites met with CMPT 125 B, MACM 101 B+.');
+    expect(met.stdout).toMatch(/^Prerequisites \(with CMPT 125 B, MACM 101 B\+\): You meet these prerequisites\.$/m);
+    expect(met.stdout).not.toContain('Still needed');
     const noGrades = await tn(['course', 'sfu:CMPT 225', '--done', 'CMPT', '125', 'MACM', '101'], env);
-    expect(noGrades.stdout, noGrades.stdout).toMatch(/^Prerequisites not confirmed with CMPT 125, MACM 101:\n {2}- (CMPT 125|MACM 101): completed, but no grade was given/m);
-    expect(noGrades.stdout).toContain('Add a grade after each course');
+    expect(noGrades.stdout).toMatch(/^Prerequisites \(with CMPT 125, MACM 101\): Met if your grades are at least C- in (CMPT 125 and MACM 101|MACM 101 and CMPT 125)\.$/m);
+    const toConfirm = /^Grades to confirm:\n((?: {2}- .*\n)+)/m.exec(noGrades.stdout)?.[1];
+    expect(toConfirm?.trim().split('\n').map((line) => line.trim()).sort()).toEqual(['- CMPT 125: C- or better', '- MACM 101: C- or better']);
+    expect(noGrades.stdout).not.toMatch(/cannot be confirmed|not confirmed/);
+    expect(noGrades.stdout).toContain('Add a grade after each course to confirm, e.g. --done CMPT 125 B');
     const missing = await tn(['course', 'sfu:CMPT 225', '--done', 'MACM', '101', 'A'], env);
-    expect(missing.stdout).toMatch(/^Prerequisites not met with MACM 101 A\. Still needed:\n {2}- .*CMPT 125/m);
+    const verdict = /^Prerequisites \(with MACM 101 A\): (.+)$/m.exec(missing.stdout)?.[1];
+    expect(verdict, missing.stdout).toMatch(/^Not met yet: /);
+    expect(verdict!.length).toBeLessThanOrEqual(160);
+    expect(verdict).not.toMatch(/\([^)]*\(/);
+    expect(missing.stdout).toMatch(/^Still needed:\n {2}- [^\n]*CMPT 125/m);
+    expect(missing.stdout).not.toMatch(/^ {2}- [^\n]*MACM 101/m);
     const json = JSON.parse((await tn(['course', 'sfu:CMPT 225', '--term', '2025-fall', '--done', 'MACM 101 A', '--json'], env)).stdout);
     expect(json.ref).toBe('sfu:CMPT 225');
     expect(json.prerequisiteCheck.satisfied).toBe(false);
