@@ -1,12 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { readFile } from 'node:fs/promises';
-import { build } from 'esbuild';
-import { externalsFor, LAMBDA_BUNDLING } from '../lib/constructs/lambda-bundling.js';
-import { VIEW_PAGES_DIR } from '../functions/shared/surface/view-pages.js';
-import { buildViewPages, viewNames, writeViewPages } from '../web/views/build.js';
+import { bundleFunction, type FunctionBundle } from '../lib/constructs/lambda-bundling.js';
 import { round } from './stats.js';
 
 export const DOMAIN_ENTRIES: Record<string, string> = {
@@ -17,33 +13,11 @@ export const DOMAIN_ENTRIES: Record<string, string> = {
   router: 'functions/router/handler.ts',
 };
 
-/** Same bundling the stack's functions ask esbuild for (lib/constructs/lambda-bundling.ts). */
-export async function bundle(entry: string, outDir: string): Promise<string> {
-  const outfile = path.join(outDir, `${path.basename(path.dirname(entry))}.mjs`);
-  const common = {
-    bundle: true,
-    platform: 'node' as const,
-    format: LAMBDA_BUNDLING.format,
-    target: LAMBDA_BUNDLING.target,
-    minify: LAMBDA_BUNDLING.minify,
-    mainFields: [...LAMBDA_BUNDLING.mainFields],
-    banner: { js: LAMBDA_BUNDLING.banner },
-    alias: LAMBDA_BUNDLING.alias,
-    logLevel: 'silent' as const,
-  };
-  await build({ ...common, entryPoints: [entry], outfile, external: externalsFor(entry) });
-  for (const part of LAMBDA_BUNDLING.lazyParts[entry] ?? []) {
-    await build({ ...common, entryPoints: [part.entry], outfile: path.join(outDir, part.importPath), external: [...LAMBDA_BUNDLING.external] });
-  }
-  if (LAMBDA_BUNDLING.viewEntries.includes(entry)) writeViewPages(await buildViewPages(viewNames()), path.join(outDir, VIEW_PAGES_DIR));
-  return outfile;
-}
+export const AUTHORIZATION_SERVER_ENTRY = 'functions/oauth/handler.ts';
 
-/** Bytes of an entry's lazy parts (loaded on some calls only), beside the bundle. */
-export async function lazyPartBytes(entry: string, outDir: string): Promise<number> {
-  let bytes = 0;
-  for (const part of LAMBDA_BUNDLING.lazyParts[entry] ?? []) bytes += (await stat(path.join(outDir, part.importPath))).size;
-  return bytes;
+/** An entry bundled as the stack bundles it (bundleFunction), into a folder of its own under outDir. */
+export function bundle(entry: string, outDir: string): FunctionBundle {
+  return bundleFunction(entry, path.join(outDir, path.basename(path.dirname(entry))));
 }
 
 /** A fresh folder under the project's ignored local state, so any module left external resolves from node_modules. */
@@ -63,7 +37,8 @@ const { handler } = await import(process.argv[2]);
 const chunks = [];
 const stream = new Writable({ write(c, _e, cb) { chunks.push(c); cb(); } });
 await handler(JSON.parse(process.argv[3]), stream, { functionName: 'bench', awsRequestId: 'r', getRemainingTimeInMillis: () => 30000 });
-process.stdout.write(JSON.stringify({ status: stream.metadata?.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ status: stream.metadata?.statusCode, headers: stream.metadata?.headers, cookies: stream.metadata?.cookies, body: Buffer.concat(chunks).toString('utf8'), cpuMs: (cpu.user + cpu.system) / 1000 }));
 `;
 
 /** What the cold-start runs ask each bundle: a store-free call every domain serves. */
@@ -72,6 +47,18 @@ const FIRST_EVENT = JSON.stringify({
   multiValueHeaders: {}, body: '{"domain":"user"}', isBase64Encoded: false, requestContext: {},
 });
 
+/** And the authorization server: its metadata, which every connector reads first (no store call). */
+const AUTHORIZATION_SERVER_BASE = 'https://x.execute-api.aws/prod';
+const AUTHORIZATION_SERVER_EVENT = JSON.stringify({
+  httpMethod: 'GET', path: '/.well-known/oauth-authorization-server', headers: { host: 'x.execute-api.aws' },
+  multiValueHeaders: {}, body: null, isBase64Encoded: false, requestContext: {},
+});
+const AUTHORIZATION_SERVER_ENV = { TN_OAUTH_ISSUER: AUTHORIZATION_SERVER_BASE, TN_PUBLIC_BASE_URL: AUTHORIZATION_SERVER_BASE, TN_OAUTH_SECRET: 'bench-signing-secret' };
+
+/**
+ * Wall-clock time from spawn to exit, and the CPU time the process reports (user + system) up to its
+ * answer: on a machine other work shares, wall-clock ratios move with the load, CPU time much less.
+ */
 function timeProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -94,32 +81,55 @@ export async function measureColdStarts(runs: number) {
   const env = { ...process.env, TN_DATA_DIR: path.join(dir, 'data'), TN_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true', TN_RUNTIME: 'local' };
 
   const baselineRuns: number[] = [];
-  for (let i = 0; i < runs; i++) baselineRuns.push((await timeProcess(['-e', 'process.stdout.write("ok")'], env)).ms);
+  const baselineCpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const { ms, stdout } = await timeProcess(['-e', 'const c = process.cpuUsage(); process.stdout.write(JSON.stringify({ cpuMs: (c.user + c.system) / 1000 }))'], env);
+    baselineRuns.push(ms);
+    baselineCpu.push(JSON.parse(stdout).cpuMs);
+  }
   const baseline = median(baselineRuns);
+  const cpuBaseline = median(baselineCpu);
 
   // The bare SDK server bundled the same way: what any MCP server on this SDK costs to start.
-  const bareSdk = await bundle('bench/bare-sdk-entry.ts', dir);
+  const bareSdk = bundle('bench/bare-sdk-entry.ts', dir).file;
   const bareHarness = path.join(dir, 'bare-harness.mjs');
   await writeFile(bareHarness, "const { handle } = await import(process.argv[2]); process.stdout.write(JSON.stringify(await handle()));");
   const bareSdkRuns: number[] = [];
   for (let i = 0; i < runs; i++) bareSdkRuns.push((await timeProcess([bareHarness, bareSdk], env)).ms);
   const bareSdkStart = median(bareSdkRuns);
 
+  const functions = [
+    ...Object.entries(DOMAIN_ENTRIES).map(([domain, entry]) => ({ domain, entry, event: FIRST_EVENT, env })),
+    { domain: 'oauth', entry: AUTHORIZATION_SERVER_ENTRY, event: AUTHORIZATION_SERVER_EVENT, env: { ...env, ...AUTHORIZATION_SERVER_ENV } },
+  ];
   const domains = [];
-  for (const [domain, entry] of Object.entries(DOMAIN_ENTRIES)) {
-    const file = await bundle(entry, dir);
-    const bytes = (await stat(file)).size;
-    const gzipBytes = gzipSync(await readFile(file)).length;
+  for (const { domain, entry, event, env: functionEnv } of functions) {
+    const built = bundle(entry, dir);
+    const gzipBytes = gzipSync(Buffer.concat(await Promise.all(built.startFiles.map((file) => readFile(file))))).length;
     const times: number[] = [];
+    const cpuTimes: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const { ms, stdout } = await timeProcess([harness, file, FIRST_EVENT], env);
+      const { ms, stdout } = await timeProcess([harness, built.file, event], functionEnv);
       const result = JSON.parse(stdout);
       if (result.status !== 200) throw new Error(`${domain} bundle answered ${result.status}`);
       times.push(ms);
+      cpuTimes.push(result.cpuMs);
     }
     const medianMs = median(times);
-    domains.push({ domain, bundleBytes: bytes, lazyPartBytes: await lazyPartBytes(entry, dir), bundleGzipBytes: gzipBytes, medianFirstResponseMs: round(medianMs, 1), ratioToBareNode: round(medianMs / baseline, 2), ratioToBareSdkServer: round(medianMs / bareSdkStart, 2) });
+    const medianCpuMs = median(cpuTimes);
+    domains.push({
+      domain,
+      // What a cold start loads (index.mjs and the chunks it imports statically), and what loads only with the calls that need it.
+      bundleBytes: built.startBytes,
+      onDemandBytes: built.onDemandBytes,
+      bundleGzipBytes: gzipBytes,
+      medianFirstResponseMs: round(medianMs, 1),
+      ratioToBareNode: round(medianMs / baseline, 2),
+      ratioToBareSdkServer: round(medianMs / bareSdkStart, 2),
+      medianFirstResponseCpuMs: round(medianCpuMs, 1),
+      cpuRatioToBareNode: round(medianCpuMs / cpuBaseline, 2),
+    });
   }
   await rm(dir, { recursive: true, force: true });
-  return { runs, bareNodeStartMedianMs: round(baseline, 1), bareSdkServerFirstAnswerMedianMs: round(bareSdkStart, 1), bareSdkServerRatioToBareNode: round(bareSdkStart / baseline, 2), domains };
+  return { runs, bareNodeStartMedianMs: round(baseline, 1), bareNodeStartMedianCpuMs: round(cpuBaseline, 1), bareSdkServerFirstAnswerMedianMs: round(bareSdkStart, 1), bareSdkServerRatioToBareNode: round(bareSdkStart / baseline, 2), domains };
 }

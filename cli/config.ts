@@ -76,7 +76,7 @@ export interface KnownSession {
 
 const sessionsFile = (env: Env) => path.join(configDir(env), 'sessions.json');
 
-/** Sessions this machine has used, most recent first (the server has no "list my sessions" tool). */
+/** Sessions this machine has used, most recent first: how it finds anonymous ones again (signed in, tn_session_list has them all). */
 export async function knownSessions(env: Env): Promise<KnownSession[]> {
   const list = (await readJson<KnownSession[]>(sessionsFile(env))) ?? [];
   return list.sort((a, b) => b.lastUsedAt.localeCompare(a.lastUsedAt));

@@ -11,7 +11,7 @@ import { compare, transfer } from './transfer-commands.js';
 export const STUDENT_USAGE = `Student commands (TN_URL, default http://127.0.0.1:8787; TN_TOKEN or tn login):
   tn login [--url URL] [--no-browser]         sign in (OAuth, browser); --token-stdin keeps a token instead; tn logout
   tn ask [--session ID] [--course REF] "message"   ask the tutor; the answer streams to stdout
-  tn sessions                                 your sessions (* the current one)
+  tn sessions [--limit N] [--all]             your sessions from every device (* the current one)
   tn history [ID]                             a session's transcript
   tn draft [--session ID] "text"              save a draft without sending it
   tn cancel [--session ID] [clientEventId…]   discard pending drafts

@@ -52,13 +52,26 @@ export async function ask(args: string[], io: Io): Promise<number> {
         { ...(sessionId ? { sessionId } : {}), message, clientEventId, deviceId: device },
         values.json ? {} : { onProgress: (piece) => ((streamed = true), io.out(piece)) },
       );
+    const sendOrKeep = async (): Promise<AskOutput> => {
+      try {
+        return await send();
+      } catch (error) {
+        if (!(error instanceof CliError) || error.code !== 'UNPROCESSABLE_ENTITY') throw error;
+        // No model answers: keep the question, as the web app does, and say what is missing.
+        const { tutor } = await connection.call<ListOutput>('tn_session_list', { limit: 1 });
+        if (!tutor.needs || !NO_MODEL[tutor.needs]) throw error;
+        const kept = await connection.call<AskOutput>('tn_session_ask', { ...(sessionId ? { sessionId } : {}), message, clientEventId: `${clientEventId}-draft`, draft: true, deviceId: device });
+        await rememberSession(io.env, kept.sessionId);
+        throw new CliError(`${NO_MODEL[tutor.needs]} Your question is kept as a draft in session ${kept.sessionId}.`, 'NO_MODEL');
+      }
+    };
     let answer: AskOutput;
     try {
-      answer = await send();
+      answer = await sendOrKeep();
     } catch (error) {
       if (sessionId || !(error instanceof CliError) || error.code !== 'NOT_FOUND') throw error;
       sessionId = await startSession(connection, io, undefined, values.topic);
-      answer = await send();
+      answer = await sendOrKeep();
     }
     await rememberSession(io.env, answer.sessionId);
     if (values.json) printJson(io, answer);
@@ -69,37 +82,83 @@ export async function ask(args: string[], io: Io): Promise<number> {
 }
 
 interface ResumeOutput {
-  state: { sessionId: string; status: string; context: { course: string | null; topic: string | null }; lastActivityAt: string; latestSeq: number };
-  pendingDrafts: { clientEventId: string; content: string }[];
+  state: SessionRow;
 }
 
-/** `tn sessions`: the sessions this machine used plus the account's current one, with their state from the server. */
+interface SessionRow {
+  sessionId: string;
+  status: string;
+  context: { course: string | null; topic: string | null };
+  lastActivityAt: string;
+  latestSeq: number;
+  preview?: string | null;
+}
+
+interface ListOutput {
+  items: SessionRow[];
+  nextCursor?: string;
+  hasMore: boolean;
+  tutor: { answeredBy: 'byok' | 'operator' | null; needs: 'sign-in' | 'provider-key' | 'default-key' | null };
+}
+
+const NO_MODEL: Record<string, string> = {
+  'provider-key': 'No model can answer you here yet: add your provider key (the web app\'s Settings page).',
+  'default-key': 'You have several provider keys and none is the default: choose one in the web app\'s Settings page.',
+};
+
+/**
+ * `tn sessions`: your sessions from every device (tn_session_list), latest activity first; the first
+ * active one is the current session, which commands naming no session use. Without sign-in there is
+ * no account to list, so it shows the sessions this machine used.
+ */
 export async function sessions(args: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
-  const known = await knownSessions(io.env);
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, all: { type: 'boolean' }, limit: { type: 'string' } } });
+  const limit = values.limit === undefined ? 20 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw usageError('--limit takes a whole number from 1 to 100.');
   return withConnection(io.env, async (connection) => {
-    const rows: ResumeOutput['state'][] = [];
-    const current = await connection.call<ResumeOutput>('tn_session_resume', { recent: 0 }).catch((error) => {
-      if (error instanceof CliError && error.code === 'NOT_FOUND') return undefined; // no active session
-      throw error;
-    });
-    if (current) rows.push(current.state);
-    for (const { sessionId } of known.slice(0, 20)) {
-      if (rows.some((r) => r.sessionId === sessionId)) continue;
-      try {
-        rows.push((await connection.call<ResumeOutput>('tn_session_resume', { sessionId, recent: 0 })).state);
-      } catch (error) {
-        if (error instanceof CliError && error.code === 'NOT_FOUND') await forgetSession(io.env, sessionId);
-        else throw error;
-      }
+    const first = await connection.call<ListOutput>('tn_session_list', { limit });
+    const rows = [...first.items];
+    let page = first;
+    while (values.all && page.nextCursor) {
+      page = await connection.call<ListOutput>('tn_session_list', { limit: 100, cursor: page.nextCursor });
+      rows.push(...page.items);
     }
-    if (values.json) return printJson(io, { current: current?.state.sessionId ?? null, sessions: rows }), 0;
+    // A token the server refused would have failed the call: holding one means signed in.
+    const signedIn = Boolean(connection.target.token || connection.target.authProvider);
+    if (!signedIn) rows.push(...(await sessionsOfThisMachine(connection, io)));
+    const current = signedIn ? rows.find((s) => s.status === 'active')?.sessionId : undefined;
+    if (values.json) return printJson(io, { current: current ?? null, signedIn, sessions: rows, hasMore: page.hasMore, tutor: first.tutor }), 0;
+    if (!signedIn) io.err(paint(io, 'dim', 'Not signed in: showing the sessions this machine used. tn login lists yours from every device.\n'));
+    if (first.tutor.needs && NO_MODEL[first.tutor.needs]) io.err(`${NO_MODEL[first.tutor.needs]}\n`);
     if (!rows.length) return io.out('No sessions yet: start one with tn ask --course "sfu:CMPT 120" "your question".\n'), 0;
-    const mark = (id: string) => (id === current?.state.sessionId ? '*' : ' ');
-    io.out(table(io, [' ', 'session', 'status', 'course', 'topic', 'events', 'last activity'], rows.map((s) => [mark(s.sessionId), s.sessionId, s.status, s.context.course, s.context.topic, s.latestSeq, s.lastActivityAt])));
+    const mark = (id: string) => (id === current ? '*' : ' ');
+    const about = (s: SessionRow) => [s.context.course, s.context.topic].filter(Boolean).join(' · ') || null;
+    io.out(
+      table(
+        io,
+        [' ', 'session', 'status', 'about', 'first question', 'events', 'last activity'],
+        rows.map((s) => [mark(s.sessionId), s.sessionId, s.status, about(s), s.preview ?? null, s.latestSeq, s.lastActivityAt]),
+        48,
+      ),
+    );
+    if (page.hasMore) io.out(paint(io, 'dim', 'More sessions: tn sessions --all\n'));
     if (current) io.out(paint(io, 'dim', '* the current session (used when a command names none)\n'));
     return 0;
   });
+}
+
+/** Anonymous sessions belong to no account: the ones this machine started, as the server has them now. */
+async function sessionsOfThisMachine(connection: Connection, io: Io): Promise<SessionRow[]> {
+  const rows: SessionRow[] = [];
+  for (const { sessionId } of (await knownSessions(io.env)).slice(0, 20)) {
+    try {
+      rows.push((await connection.call<ResumeOutput>('tn_session_resume', { sessionId, recent: 0 })).state);
+    } catch (error) {
+      if (error instanceof CliError && error.code === 'NOT_FOUND') await forgetSession(io.env, sessionId);
+      else throw error;
+    }
+  }
+  return rows;
 }
 
 /** `tn history [ID]`: the whole transcript, page by page. */

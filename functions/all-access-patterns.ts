@@ -9,9 +9,12 @@ import * as oauthStore from './oauth/oauth-store.js';
 import * as askRequestStore from './session/ask-request-store.js';
 import * as deviceCursorStore from './session/device-cursor-store.js';
 import * as eventLogStore from './session/event-log-store.js';
+import * as sessionListStore from './session/session-list-store.js';
 import * as sessionStore from './session/session-store.js';
+import * as grantStore from './shared/auth/grant-store.js';
 import * as personalAccessTokenStore from './shared/auth/personal-access-token-store.js';
 import type { AccessPattern } from './shared/store/access-patterns.js';
+import * as healthProbe from './shared/store/health-probe.js';
 import * as quotaCounter from './shared/store/quota-counter.js';
 import * as transferIndexStore from './transfer/transfer-index-store.js';
 import * as transferStore from './transfer/transfer-store.js';
@@ -25,6 +28,7 @@ import * as userStore from './user/user-store.js';
  */
 export const STORE_MODULES: { module: string; patterns: AccessPattern[] }[] = [
   { module: 'functions/session/session-store.ts', patterns: sessionStore.ACCESS_PATTERNS },
+  { module: 'functions/session/session-list-store.ts', patterns: sessionListStore.ACCESS_PATTERNS },
   { module: 'functions/session/event-log-store.ts', patterns: eventLogStore.ACCESS_PATTERNS },
   { module: 'functions/session/ask-request-store.ts', patterns: askRequestStore.ACCESS_PATTERNS },
   { module: 'functions/session/device-cursor-store.ts', patterns: deviceCursorStore.ACCESS_PATTERNS },
@@ -41,6 +45,8 @@ export const STORE_MODULES: { module: string; patterns: AccessPattern[] }[] = [
   { module: 'functions/shared/store/quota-counter.ts', patterns: quotaCounter.ACCESS_PATTERNS },
   { module: 'functions/shared/auth/personal-access-token-store.ts', patterns: personalAccessTokenStore.ACCESS_PATTERNS },
   { module: 'functions/oauth/oauth-store.ts', patterns: oauthStore.ACCESS_PATTERNS },
+  { module: 'functions/shared/store/health-probe.ts', patterns: healthProbe.ACCESS_PATTERNS },
+  { module: 'functions/shared/auth/grant-store.ts', patterns: grantStore.ACCESS_PATTERNS },
 ];
 
 export const ALL_ACCESS_PATTERNS: AccessPattern[] = STORE_MODULES.flatMap((store) => store.patterns);

@@ -9,26 +9,41 @@ export const OPERATOR_USAGE = `Usage:
   tn plan set --user <userId> --plan <${PLANS.join('|')}> [--renews <YYYY-MM-DD>]
 
 Writes to TN_DYNAMODB_ENDPOINT when set; against AWS with TN_RUNTIME=aws and TN_TABLE_NAME;
-otherwise starts DynamoDB Local on TN_DATA_DIR (stop \`npm start\` first: the data files are not shared).`;
+otherwise on TN_DATA_DIR's DynamoDB Local: the running server's (\`npm start\`), or one started for the command.`;
+
+const OPTIONS = {
+  user: { type: 'string' },
+  scopes: { type: 'string' },
+  days: { type: 'string' },
+  label: { type: 'string' },
+  plan: { type: 'string' },
+  renews: { type: 'string' },
+} as const;
+type OperatorOptions = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
 export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [group, action, ...rest] = argv;
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      user: { type: 'string' },
-      scopes: { type: 'string' },
-      days: { type: 'string' },
-      label: { type: 'string' },
-      plan: { type: 'string' },
-      renews: { type: 'string' },
-    },
-    strict: true,
-  });
+  let values: OperatorOptions;
+  try {
+    values = parseArgs({ args: rest, options: OPTIONS, strict: true }).values;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${OPERATOR_USAGE}`);
+    return 2;
+  }
   if (!values.user || !['token create', 'plan set'].includes(`${group} ${action}`)) {
     console.error(OPERATOR_USAGE);
     return 2;
   }
+  try {
+    return await operate(group!, values, env);
+  } catch (error) {
+    // Said as a sentence (the data directory in use, the table unreachable), never as a stack.
+    console.error(`tn ${group} ${action}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+function operate(group: string, values: OperatorOptions, env: Record<string, string | undefined>): Promise<number> {
   return withStore(env, async (store) => {
     if (group === 'token') {
       const permissions = values.scopes ? values.scopes.split(',').map((s) => s.trim()) : [...USER_PERMISSIONS];

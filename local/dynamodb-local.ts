@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { promisify } from 'node:util';
+import { lockDataDir } from './data-dir-lock.js';
+import { launcherArgs } from './emulator-launcher.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -47,13 +49,13 @@ export interface DynamoDbLocalOptions {
   inMemory?: boolean;
   /** Fixed port; a free one is picked when omitted. */
   port?: number;
-  /** Host name used in the returned endpoint. The jar itself always binds all interfaces. */
-  host?: string;
 }
 
 export interface DynamoDbLocal {
   endpoint: string;
   port: number;
+  /** Settles when the JVM exits, with why; `stop()` makes it exit too. */
+  exited: Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -194,55 +196,71 @@ export interface BootedDynamoDbLocal {
   stop(): Promise<void>;
 }
 
+/**
+ * What listens: DynamoDB Local on 127.0.0.1 only (see emulator-launcher.ts), on a free port unless one
+ * is given. A database directory is locked for the emulator's life (data-dir-lock.ts): a second emulator
+ * on it is refused while its owner lives, and one left behind by a dead owner is stopped first.
+ */
+
 export async function bootDynamoDbLocal(options: DynamoDbLocalOptions & { databaseArrivesLater?: boolean } = {}): Promise<BootedDynamoDbLocal> {
   await checkJava();
   const emulator = await ensureDynamoDbLocalInstalled();
-  const port = options.port ?? (await freePort());
-  // Otherwise a server already on the port would answer our probes and mask the JVM's bind failure.
-  if (options.port !== undefined && (await tcpOpen(port))) throw new Error(`Port ${port} is already in use; cannot start DynamoDB Local there.`);
-  const storage = options.inMemory || !options.dataDir ? ['-inMemory'] : ['-dbPath', path.resolve(options.dataDir)];
-  if (storage[0] === '-dbPath') {
-    await fs.mkdir(storage[1]!, { recursive: true });
+  const dbPath = options.inMemory || !options.dataDir ? undefined : path.resolve(options.dataDir);
+  const lock = dbPath ? await lockDataDir(dbPath) : undefined;
+  let child: ChildProcess;
+  let port: number;
+  try {
+    port = options.port ?? (await freePort());
+    // Otherwise a server already on the port would answer our probes and mask the JVM's bind failure.
+    if (options.port !== undefined && (await tcpOpen(port))) throw new Error(`Port ${port} is already in use; cannot start DynamoDB Local there.`);
     // A file arriving later brings its own journal mode (the mode is stored in the file).
-    if (!options.databaseArrivesLater) await useWriteAheadLog(path.join(storage[1]!, SHARED_DB_FILE));
+    if (dbPath && !options.databaseArrivesLater) await useWriteAheadLog(path.join(dbPath, SHARED_DB_FILE));
+    installExitHook();
+    // Not detached: staying in our process group lets a terminal Ctrl-C reach the JVM too. Its stdin is
+    // a pipe from us that it watches: when this process dies, however, the JVM exits (emulator-launcher.ts).
+    child = spawn('java', [...JIT_FLAGS, ...launcherArgs(emulator, { port, dbPath })], {
+      cwd: emulator, // keeps files the jar writes to its cwd out of the caller's dir
+      env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    lock?.release();
+    throw error;
   }
-  // -disableTelemetry is in this jar's -help, but 1.25.1 parses it and never reads it; the
-  // Pinpoint call at startup is really gated by DDB_LOCAL_TELEMETRY=0, so set both.
-  const args = [...JIT_FLAGS, `-Djava.library.path=${path.join(emulator, 'DynamoDBLocal_lib')}`, '-jar', path.join(emulator, 'DynamoDBLocal.jar'),
-    '-port', String(port), '-sharedDb', '-disableTelemetry', ...storage];
-
-  installExitHook();
-  // Not detached: staying in our process group lets a terminal Ctrl-C reach the JVM too.
-  const child = spawn('java', args, {
-    cwd: emulator, // keeps files the jar writes to its cwd (telemetry metadata) out of the caller's dir
-    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   liveChildren.add(child);
+  if (child.pid) await lock?.record({ jvmPid: child.pid }).catch(() => undefined);
+  child.stdin!.on('error', () => undefined); // a JVM that already exited closes its end first
   const tail: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
+  for (const stream of [child.stdout!, child.stderr!]) {
     readline.createInterface({ input: stream }).on('line', (line) => {
       tail.push(line);
       if (tail.length > TAIL_LINES) tail.shift();
     });
   }
   let exitReason: string | undefined;
-  const exited = new Promise<void>((resolve) => {
+  const exited = new Promise<string>((resolve) => {
     const done = (reason: string) => {
       exitReason ??= reason;
       liveChildren.delete(child);
-      resolve();
+      lock?.release();
+      resolve(exitReason);
     };
     child.once('exit', (code, signal) => done(signal ? `killed by ${signal}` : `exit code ${code}`));
     child.once('error', (err) => done(`spawn failed: ${err.message}`));
   });
 
   const stop = async (): Promise<void> => {
-    if (!liveChildren.has(child)) return exited;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    if (!liveChildren.has(child)) {
+      await exited;
+      return;
+    }
+    // Closing its input is the JVM's own way out (System.exit after the watch); signals back it up.
+    child.stdin!.end();
+    const term = setTimeout(() => child.kill('SIGTERM'), STOP_GRACE_MS / 2);
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
-    clearTimeout(timer);
+    clearTimeout(term);
+    clearTimeout(kill);
   };
 
   const output = () => (tail.length ? `\n--- last output ---\n${tail.join('\n')}` : ' (no output)');
@@ -263,7 +281,9 @@ export async function bootDynamoDbLocal(options: DynamoDbLocalOptions & { databa
   return {
     open: async () => {
       await until(() => httpReady(port), 'opening its database');
-      return { endpoint: `http://${options.host ?? '127.0.0.1'}:${port}`, port, stop };
+      // Serving the directory's database now: a one-off command on it may use this emulator (store-session.ts).
+      await lock?.record({ port }).catch(() => undefined);
+      return { endpoint: `http://127.0.0.1:${port}`, port, exited, stop };
     },
     stop,
   };

@@ -25,7 +25,17 @@ try {
   const dynamoDbLocal = config.dynamoDbEndpoint ? undefined : startOnExistingDatabase(config.dataDir);
   dynamoDbLocal?.catch(() => undefined); // reported where the server awaits it
   const [{ startLocalServer, connectionBanner }, { progressReporter }] = await Promise.all([import('./server.js'), import('./sample-catalog.js')]);
-  running.server = await startLocalServer({ sampleProgress: progressReporter(), dynamoDbLocal });
+  running.server = await startLocalServer({
+    sampleProgress: progressReporter(),
+    dynamoDbLocal,
+    // The supervisor could not keep DynamoDB Local running: stop cleanly, with a status a process manager sees.
+    onEmulatorLost: (reason) => {
+      if (stopping) return;
+      stopping = true;
+      console.error(`\nTutor Nexus is stopping: ${reason}`);
+      void (running.server?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+    },
+  });
   console.log(connectionBanner(running.server));
 } catch (error) {
   console.error(`Tutor Nexus could not start: ${error instanceof Error ? error.message : String(error)}`);

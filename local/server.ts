@@ -7,6 +7,7 @@ import { ALL_DOMAIN_TOOLS, ALL_SURFACE, completeFromCatalog, ENDPOINT_TOOLS } fr
 import { parseLocalTokens } from '../functions/shared/auth/authenticator.js';
 import { loadConfig, type AppConfig } from '../functions/shared/config.js';
 import { createHttpApp, type FetchHandler } from '../functions/shared/http/app.js';
+import { authorizationServerEdge } from '../functions/shared/http/authorization-server-edge.js';
 import { buildOpenApiDocument } from '../functions/shared/http/openapi.js';
 import { loadOrCreateMasterKey } from '../functions/shared/crypto/data-keys.js';
 import { authorizationServerHandler } from '../functions/oauth/authorization-server.js';
@@ -16,6 +17,7 @@ import { logger } from '../functions/shared/observability.js';
 import { createServices, type Services } from '../functions/shared/services.js';
 import { inProcessRunner } from '../functions/shared/tools/contract-runner.js';
 import { bootDynamoDbLocal, databaseDirOf, startDynamoDbLocal, type BootedDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
+import { superviseEmulator } from './emulator-supervisor.js';
 import { ensureTable } from './ensure-table.js';
 import { loadSampleCatalogOnce, type SampleProgress } from './sample-catalog.js';
 import { stageFirstLoad } from './first-load.js';
@@ -43,6 +45,8 @@ export interface LocalServerOptions {
   sampleProgress?: (progress: SampleProgress) => void;
   /** DynamoDB Local already starting on the data directory's existing database (see run-server.ts). */
   dynamoDbLocal?: Promise<DynamoDbLocal>;
+  /** Told when the server's own DynamoDB Local died and could not be kept running (npm start then stops). */
+  onEmulatorLost?: (reason: string) => void;
 }
 
 /** Starts (or reuses) DynamoDB Local, ensures the table, and serves the HTTP app. */
@@ -51,6 +55,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const port = Number(env.PORT ?? 8787);
   const host = env.HOST ?? '127.0.0.1';
   const baseConfig = loadConfig({ ...env, TN_RUNTIME: 'local' });
+  // A weak chosen token is refused before anything starts (the generated one is strong).
+  parseLocalTokens(env, GENERATED_TOKEN_STANDS_IN);
 
   let dynamo: DynamoDbLocal | undefined;
   let endpoint = baseConfig.dynamoDbEndpoint;
@@ -65,6 +71,15 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     }
     endpoint = dynamo.endpoint;
   }
+  const emulator = dynamo
+    ? superviseEmulator(dynamo, {
+        restart: (port) => startDynamoDbLocal({ dataDir: databaseDirOf(baseConfig.dataDir), port }),
+        giveUp: (reason) => {
+          logger.error('DynamoDB Local is gone', { reason });
+          options.onEmulatorLost?.(reason);
+        },
+      })
+    : undefined;
   // Listen first: the authorization server's issuer is this server's own URL, port included.
   let app: FetchHandler | undefined;
   const server = createNodeServer((request) => (app ? app(request) : Promise.resolve(Response.json({ error: 'starting' }, { status: 503 }))));
@@ -76,7 +91,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     const address = server.address() as AddressInfo;
     const urlHost = host.includes(':') ? `[${host}]` : host;
     const url = `http://${urlHost === '0.0.0.0' || urlHost === '[::]' ? '127.0.0.1' : urlHost}:${address.port}`;
-    const config: AppConfig = { ...baseConfig, dynamoDbEndpoint: endpoint, oauthIssuer: baseConfig.oauthIssuer ?? url };
+    // The emulator this process started is locked to it: no other server answers from its table.
+    const config: AppConfig = { ...baseConfig, dynamoDbEndpoint: endpoint, oauthIssuer: baseConfig.oauthIssuer ?? url, soleServer: emulator !== undefined };
     const { token, generated } = await resolveLocalToken(config.dataDir, env.TN_LOCAL_TOKEN);
     // Derived from the local master key: tokens issued before a restart stay valid after it.
     const oauthKeys = await keysFromSecret(await loadOrCreateMasterKey(config.dataDir));
@@ -101,7 +117,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     }
 
     const allowedHostnames = [...localhostAllowedHostnames(), ...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...config.allowedHosts];
-    const authorizationServer = authorizationServerHandler({
+    const authorizationServer = authorizationServerEdge(authorizationServerHandler({
       issuer: config.oauthIssuer!,
       store: services.store,
       keys: oauthKeys,
@@ -109,7 +125,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       resourceBases: [...allowedHostnames.map((name) => `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${address.port}`), ...(config.publicBaseUrl ? [config.publicBaseUrl] : [])],
       extraRedirectUris: config.oauthRedirectUris,
       signIn: signInMethodFor(config, services.authenticator),
-    });
+    }), { allowedHostnames, allowedOriginHostnames: allowedHostnames });
     // A staged first load leaves the search index to here, behind the banner: built from the table and
     // stored (3–4 s for the full sample) while the server already answers; a search meanwhile waits for it.
     if (stagedFirstLoad) void catalogCacheFor(services.store).getIndex().catch((error: unknown) => logger.warn('search index not built', { error: error instanceof Error ? error.message : String(error) }));
@@ -139,13 +155,13 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         services.store.doc.destroy();
-        await dynamo?.stop();
+        await emulator?.stop();
       },
     };
   } catch (error) {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await dynamo?.stop();
+    await emulator?.stop();
     throw error;
   }
 }
@@ -186,6 +202,9 @@ async function fillFreshDataDir(dbDir: string, config: AppConfig, set: SampleSet
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Where TN_LOCAL_TOKEN is unset, the generated token (strong by construction) is checked later. */
+const GENERATED_TOKEN_STANDS_IN = 'tnl_generated-token-placeholder';
 
 /** An unset TN_LOCAL_TOKEN is generated once and kept in TN_DATA_DIR so client configs survive restarts. */
 async function resolveLocalToken(dataDir: string, configured: string | undefined): Promise<{ token: string; generated: boolean }> {

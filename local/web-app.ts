@@ -1,5 +1,5 @@
 import type { FetchHandler } from '../functions/shared/http/app.js';
-import { webAppBundle } from '../web/build.js';
+import { webAppBundle, webSecurityHeaders } from '../web/build.js';
 
 /**
  * Serves the student web app from the bundle built in this process (on the first page request, so a
@@ -7,17 +7,18 @@ import { webAppBundle } from '../web/build.js';
  * they get index.html and the app's router picks the page, as CloudFront's fallback does in AWS.
  */
 export function webAppHandler(): FetchHandler {
+  let headers: Record<string, string> | undefined;
   return async (request) => {
     const bundle = await webAppBundle();
+    headers ??= webSecurityHeaders(new TextDecoder().decode(bundle.get('/index.html')!.body));
     const path = new URL(request.url).pathname;
     const asset = bundle.get(path) ?? (path.startsWith('/assets/') ? undefined : bundle.get('/index.html'));
     if (!asset) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
     return new Response(request.method === 'HEAD' ? null : (asset.body as Uint8Array<ArrayBuffer>), {
       headers: {
+        ...headers,
         'content-type': asset.contentType,
         'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'strict-origin-when-cross-origin',
       },
     });
   };

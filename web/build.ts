@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, buildSync, type BuildOptions, type OutputFile } from 'esbuild';
+import { build, buildSync, type BuildOptions, type Metafile, type OutputFile } from 'esbuild';
 
 const WEB_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -33,8 +34,12 @@ const BUILD_OPTIONS: BuildOptions = {
   jsxImportSource: 'preact',
   outdir: '/assets',
   entryNames: 'app-[hash]',
+  // What only one page needs (the tutor's Markdown renderer) loads with that page.
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   legalComments: 'none',
   logLevel: 'silent',
+  metafile: true,
   define: { 'process.env.NODE_ENV': '"production"' },
 };
 
@@ -43,28 +48,62 @@ const BUILD_OPTIONS: BuildOptions = {
  * the CDK construct writes it to a folder for the bucket, so no build output is ever stale or committed.
  */
 export async function buildWebApp(): Promise<WebBundle> {
-  return assemble((await build(BUILD_OPTIONS)).outputFiles ?? []);
+  const result = await build(BUILD_OPTIONS);
+  return assemble(result.outputFiles ?? [], result.metafile);
 }
 
 /** The same build, synchronously: CDK constructs are built in synchronous code. */
 export function buildWebAppSync(): WebBundle {
-  return assemble(buildSync(BUILD_OPTIONS).outputFiles ?? []);
+  const result = buildSync(BUILD_OPTIONS);
+  return assemble(result.outputFiles ?? [], result.metafile);
 }
 
-function assemble(outputFiles: OutputFile[]): WebBundle {
+function assemble(outputFiles: OutputFile[], metafile: Metafile | undefined): WebBundle {
   const bundle: WebBundle = new Map();
   for (const file of outputFiles) {
     const urlPath = file.path.slice(file.path.indexOf('/assets/'));
     bundle.set(urlPath, { body: file.contents, contentType: CONTENT_TYPES[path.extname(urlPath)] ?? 'application/octet-stream', immutable: true });
   }
-  const script = [...bundle.keys()].find((name) => name.endsWith('.js'));
+  const script = [...bundle.keys()].find((name) => name.startsWith('/assets/app-') && name.endsWith('.js'));
+  // Chunks the entry imports up front are fetched beside it rather than after it is parsed.
+  const entry = Object.entries(metafile?.outputs ?? {}).find(([file]) => script && file.endsWith(script));
+  const preloads = (entry?.[1].imports ?? []).filter((i) => i.kind === 'import-statement').map((i) => i.path.slice(i.path.indexOf('/assets/')));
   const style = [...bundle.keys()].find((name) => name.endsWith('.css'));
   const template = readFileSync(path.join(WEB_DIR, 'index.html'), 'utf8');
   const html = template
     .replace('<!-- styles -->', style ? `<link rel="stylesheet" href="${style}">` : '')
-    .replace('<!-- script -->', `<script type="module" src="${script}"></script>`);
+    .replace('<!-- script -->', [...preloads.map((chunk) => `<link rel="modulepreload" href="${chunk}">`), `<script type="module" src="${script}"></script>`].join('\n'));
   bundle.set('/index.html', { body: new TextEncoder().encode(html), contentType: CONTENT_TYPES['.html']!, immutable: false });
   return bundle;
+}
+
+/**
+ * The headers every response of the app carries, wherever it is served (the local server, CloudFront):
+ * a Content-Security-Policy that runs only the app's own scripts (and index.html's one inline script,
+ * by its hash), connects only to its own origin and `connectSources` (the authorization server's, when
+ * it lives elsewhere), and may never be framed (no clickjacking of /settings).
+ */
+export function webSecurityHeaders(indexHtml: string, options: { connectSources?: string[] } = {}): Record<string, string> {
+  const inline = [...indexHtml.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`);
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' ${inline.join(' ')}`.trim(),
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ${["'self'", ...(options.connectSources ?? [])].join(' ')}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return {
+    'content-security-policy': csp,
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'cross-origin-opener-policy': 'same-origin',
+  };
 }
 
 let building: Promise<WebBundle> | undefined;

@@ -1,7 +1,8 @@
+import { createAuthenticator } from '../shared/auth/authenticator.js';
 import { loadConfig } from '../shared/config.js';
-import { createHttpApp, type FetchHandler } from '../shared/http/app.js';
-import { allowedOriginHostnames } from '../shared/http/lambda-adapter.js';
-import { createServices } from '../shared/services.js';
+import { allowedOriginHostnames } from '../shared/http/allowed-origins.js';
+import { authorizationServerEdge, type FetchHandler } from '../shared/http/authorization-server-edge.js';
+import { createStore } from '../shared/store/dynamo-client.js';
 import { authorizationServerHandler } from './authorization-server.js';
 import { signInMethodFor } from './sign-in-method.js';
 import { keysFromSecret } from './signing-keys.js';
@@ -9,21 +10,22 @@ import { keysFromSecret } from './signing-keys.js';
 /**
  * The authorization server as deployed: its issuer is the API's public URL, its keys derive from the
  * secret only this function is given (TN_OAUTH_SECRET, from Secrets Manager), and people sign in at the
- * identity provider the stack configures (the Cognito hosted UI).
+ * identity provider the stack configures (the Cognito hosted UI). It holds the table and, for the token
+ * form, the authenticator: none of the tools' services, and its own edge rather than the MCP app.
  */
 export async function awsAuthorizationServerApp(env: Record<string, string | undefined> = process.env): Promise<FetchHandler> {
   const config = loadConfig(env);
   const secret = env.TN_OAUTH_SECRET;
   if (!config.oauthIssuer || !config.publicBaseUrl || !secret) throw new Error('TN_OAUTH_ISSUER, TN_PUBLIC_BASE_URL and TN_OAUTH_SECRET are required');
-  const services = await createServices(config);
+  const store = createStore(config);
   const authorizationServer = authorizationServerHandler({
     issuer: config.oauthIssuer,
-    store: services.store,
+    store,
     keys: await keysFromSecret(secret),
     runtime: config.runtime,
     resourceBases: [config.publicBaseUrl],
     extraRedirectUris: config.oauthRedirectUris,
-    signIn: signInMethodFor(config, services.authenticator),
+    signIn: signInMethodFor(config, createAuthenticator({ config, store })),
   });
-  return createHttpApp({ services, definitions: [], authorizationServer, allowedOriginHostnames: allowedOriginHostnames(config) });
+  return authorizationServerEdge(authorizationServer, { allowedOriginHostnames: allowedOriginHostnames(config) });
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import { forgetGrant } from '../shared/auth/grant-store.js';
 import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
 import { deleteAll } from '../shared/store/batch-writes.js';
 import type { Store } from '../shared/store/dynamo-client.js';
@@ -10,7 +12,17 @@ import { ENTITY, oauthKeys } from '../shared/store/keys.js';
 /** Models whose artifacts belong to a grant: revoking the grant removes them. */
 const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 
-const hashOf = (id: string) => createHash('sha256').update(id).digest('base64url');
+/** Models consumed once (a code, a rotated refresh token): a second use is a replay. */
+const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+
+/**
+ * A registered client that never completes a sign-in is gone after a day; one that does lives on for
+ * CLIENT_IN_USE_SECONDS past its last token (extended by `touchClient`). Registration is open, so what
+ * it stores must not pile up.
+ */
+export const UNUSED_CLIENT_SECONDS = 24 * 60 * 60;
+
+export const hashOf = (id: string) => createHash('sha256').update(id).digest('base64url');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const expired = (item: Record<string, unknown>) => typeof item.expiresAt === 'number' && item.expiresAt <= nowSeconds();
 
@@ -31,6 +43,7 @@ export class OAuthStore implements Adapter {
 
   /** `expiresIn` is absent for what never expires (a registered client). */
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    if (this.model === 'Client' && expiresIn === undefined) expiresIn = UNUSED_CLIENT_SECONDS;
     const idHash = hashOf(id);
     const expiry = typeof expiresIn === 'number' && Number.isFinite(expiresIn) ? { expiresAt: nowSeconds() + expiresIn, ttl: nowSeconds() + expiresIn } : {};
     const grantId = GRANTABLE.has(this.model) ? payload.grantId : undefined;
@@ -78,32 +91,83 @@ export class OAuthStore implements Adapter {
     return undefined;
   }
 
+  /**
+   * Marks a code or refresh token used, on condition it was not: of any number of concurrent requests
+   * presenting it, exactly one consumes it. Every other one is a replay, and a replay (concurrent or
+   * not) revokes the whole grant it came from (its codes, refresh tokens and the grant itself, which
+   * access tokens are checked against) before it is refused as invalid_grant.
+   */
   async consume(id: string): Promise<void> {
-    await this.store.doc.send(
-      new UpdateCommand({
-        TableName: this.store.tableName,
-        Key: oauthKeys.artifact(this.model, hashOf(id)),
-        UpdateExpression: 'SET #consumed = :now',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#consumed': 'consumed' },
-        ExpressionAttributeValues: { ':now': nowSeconds() },
-      }),
-    );
+    try {
+      await this.store.doc.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: oauthKeys.artifact(this.model, hashOf(id)),
+          UpdateExpression: 'SET #consumed = :now',
+          ConditionExpression: SINGLE_USE.has(this.model) ? 'attribute_exists(PK) AND attribute_not_exists(#consumed)' : 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#consumed': 'consumed' },
+          ExpressionAttributeValues: { ':now': nowSeconds() },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException) || !SINGLE_USE.has(this.model)) throw error;
+      const grantId = (await this.findEvenConsumed(id))?.grantId;
+      if (grantId) await revokeGrant(this.store, String(grantId));
+      throw new errors.InvalidGrant(`${this.model === 'RefreshToken' ? 'refresh token' : 'grant'} already used`);
+    }
   }
 
   async destroy(id: string): Promise<void> {
     await this.store.doc.send(new DeleteCommand({ TableName: this.store.tableName, Key: oauthKeys.artifact(this.model, hashOf(id)) }));
+    if (this.model === 'Grant') forgetGrant(hashOf(id));
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
-    const keys = await queryAll(this.store, {
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :grant',
-      ExpressionAttributeValues: { ':grant': oauthKeys.grantIndex(hashOf(grantId)) },
-      ProjectionExpression: 'PK, SK',
-    });
-    await deleteAll(this.store, keys);
+    await revokeIssued(this.store, grantId);
   }
+
+  private async findEvenConsumed(id: string): Promise<AdapterPayload | undefined> {
+    const result = await this.store.doc.send(new GetCommand({ TableName: this.store.tableName, Key: oauthKeys.artifact(this.model, hashOf(id)), ConsistentRead: true }));
+    return result.Item ? (JSON.parse(String(result.Item.payload)) as AdapterPayload) : undefined;
+  }
+}
+
+/** Everything a grant issued (codes, refresh tokens, stored access tokens), found by the grant in GSI1. */
+async function revokeIssued(store: Store, grantId: string): Promise<void> {
+  const keys = await queryAll(store, {
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :grant',
+    ExpressionAttributeValues: { ':grant': oauthKeys.grantIndex(hashOf(grantId)) },
+    ProjectionExpression: 'PK, SK',
+  });
+  await deleteAll(store, keys);
+}
+
+/** A grant and all it issued: its JWT access tokens stop passing the resource server's grant check too. */
+export async function revokeGrant(store: Store, grantId: string): Promise<void> {
+  await revokeIssued(store, grantId);
+  await store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: oauthKeys.artifact('Grant', hashOf(grantId)) }));
+  forgetGrant(hashOf(grantId));
+}
+
+/** A client that just obtained tokens stays registered for this long past now (UNUSED_CLIENT_SECONDS otherwise). */
+export async function touchClient(store: Store, clientId: string, seconds: number): Promise<void> {
+  const at = nowSeconds() + seconds;
+  await store.doc
+    .send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: oauthKeys.artifact('Client', hashOf(clientId)),
+        UpdateExpression: 'SET expiresAt = :at, #ttl = :at',
+        ConditionExpression: 'attribute_exists(PK) AND expiresAt < :at',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    )
+    .catch((error: unknown) => {
+      // Not a stored client (a metadata document's), or already extended further.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    });
 }
 
 export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
@@ -125,7 +189,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
       index: 'table',
       key: ARTIFACT,
       usedBy: ['/oauth/* (authorization, token, registration, revocation, sign-in and consent)'],
-      notes: 'Reads ignore an expired item TTL has not reclaimed yet.',
+      notes: 'Reads ignore an expired item TTL has not reclaimed yet. Registered clients expire a day after registration unless they obtain tokens.',
     },
     {
       name: 'Mark an artifact consumed (a code or a rotated refresh token)',
@@ -134,7 +198,8 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
       index: 'table',
       key: ARTIFACT,
       usedBy: ['/oauth/token'],
-      notes: 'Condition attribute_exists(PK).',
+      notes:
+        'Condition attribute_exists(PK) AND attribute_not_exists(consumed): one of any number of concurrent uses wins; the others (replays) revoke the grant. Also: SET expiresAt, ttl of a registered client that obtained tokens (condition expiresAt < :new).',
     },
     {
       name: 'Remove an artifact',

@@ -53,17 +53,29 @@ ${args.error ? `<p class="error" role="alert">${escape(args.error)}</p>` : ''}
   );
 }
 
-export function consentPage(args: { action: string; clientName: string; clientId: string; redirectHost: string; permissions: string[] }): string {
+export function consentPage(args: { action: string; clientName: string; clientId: string; redirectHost: string; permissions: string[]; withheld?: string[] }): string {
   const items = args.permissions.map((p) => `<li><strong>${escape(p)}</strong>: ${escape(PERMISSION_TEXT[p as UserPermission] ?? p)}</li>`).join('');
+  const withheld = args.withheld?.length
+    ? `<p>It also asks for ${args.withheld.map((p) => `<strong>${escape(p)}</strong>`).join(', ')}, which the token you signed in with does not allow: it will not get ${args.withheld.length > 1 ? 'them' : 'it'}.</p>`
+    : '';
   return layout(
     'Allow access',
     `<h1>Allow ${escape(args.clientName)} to use Tutor Nexus as you?</h1>
 <p>Client <code>${escape(args.clientId)}</code> will receive access at <strong>${escape(args.redirectHost)}</strong>.</p>
-${items ? `<p>It asks to:</p><ul>${items}</ul>` : '<p>It asks for the public tools only (no access to your data).</p>'}
+${items ? `<p>It asks to:</p><ul>${items}</ul>` : '<p>It will get the public tools only (no access to your data).</p>'}
+${withheld}
 <form method="post" action="${escape(args.action)}">
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny">Deny</button>
 </form>`,
+  );
+}
+
+export function tooManyAttemptsPage(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return layout(
+    'Too many attempts',
+    `<h1>Too many failed sign-ins</h1><p role="alert">Too many tokens that are not valid were tried from your network. Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.</p>`,
   );
 }
 

@@ -1,11 +1,12 @@
 import Provider, { errors, type Configuration } from 'oidc-provider';
 import { USER_PERMISSIONS } from '../shared/auth/principal.js';
 import { isResourceOf } from '../shared/auth/resource-identifiers.js';
-import { isFetchableUrl } from '../shared/net/outbound-url.js';
+import { outboundFetch } from '../shared/net/outbound-fetch.js';
+import { urlProblem } from '../shared/net/outbound-url.js';
 import { logger } from '../shared/observability.js';
 import type { Store } from '../shared/store/dynamo-client.js';
-import { OAuthStore } from './oauth-store.js';
-import { redirectUrisAllowed } from './redirect-policy.js';
+import { hashOf, OAuthStore, touchClient } from './oauth-store.js';
+import { redirectUrisAllowed, sameLoopbackExceptPort } from './redirect-policy.js';
 import type { AuthorizationServerKeys } from './signing-keys.js';
 import { errorPage, PAGE_HEADERS } from './pages.js';
 
@@ -16,6 +17,13 @@ export function issuerBasePath(issuer: string): string {
 
 export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/** A token lives its own lifetime, but never past the grant it comes from (which never outlives the credential signed in with). */
+function withinGrant(ctx: { oidc?: { entities?: { Grant?: { exp?: number } } } } | undefined, seconds: number): number {
+  const grantExpires = ctx?.oidc?.entities?.Grant?.exp;
+  if (typeof grantExpires !== 'number') return seconds;
+  return Math.max(1, Math.min(seconds, grantExpires - Math.floor(Date.now() / 1000)));
+}
 
 export interface AuthorizationServerOptions {
   /** The `iss` of every token: the public base URL (with the API stage path in AWS). */
@@ -109,21 +117,34 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         enabled: true,
         // Experimental in oidc-provider: acknowledging the draft makes an update to a newer one fail loudly.
         ack: 'draft-02',
-        allowFetch: async (_ctx, clientId) => isFetchableUrl(clientId, options.runtime),
+        // A metadata document is fetched from a public https address only, on every runtime: an
+        // anonymous authorization must not make this server connect anywhere else (ADR 0029).
+        allowFetch: async (_ctx, clientId) => urlProblem(new URL(clientId), 'public') === undefined,
         allowClient: async (_ctx, client) => redirectUrisAllowed([...(client.redirectUris ?? [])], options.extraRedirectUris),
       },
     } as Configuration['features'],
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
+    // Every authorization is consented to anew, in its own interaction (interactions.ts): a grant made
+    // for one sign-in never serves another, whose credential may allow less.
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
+    // The grant each access token comes from, by its key in the table: the resource server checks it is
+    // still there (a revoked family, a replayed code), see grant-liveness.ts.
+    extraTokenClaims: async (_ctx, token) => (token.kind === 'AccessToken' && token.grantId ? { gid: hashOf(token.grantId) } : undefined),
     ttl: {
-      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AccessToken: (ctx) => withinGrant(ctx, ACCESS_TOKEN_TTL_SECONDS),
       AuthorizationCode: 60,
-      RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
+      RefreshToken: (ctx) => withinGrant(ctx, REFRESH_TOKEN_TTL_SECONDS),
       Grant: REFRESH_TOKEN_TTL_SECONDS,
       Session: 14 * 24 * 60 * 60,
       Interaction: 60 * 60,
       IdToken: 60 * 60,
     },
+    // The metadata documents' fetches: public addresses only, checked at connect time, no redirects.
+    fetch: outboundFetch('public'),
     renderError: async (ctx, out) => {
       ctx.set(PAGE_HEADERS);
       ctx.type = 'html';
@@ -135,5 +156,23 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   provider.proxy = true;
   // Unexpected failures are logged with what broke; the browser sees only the error page.
   provider.on('server_error', (_ctx, error) => logger.error('authorization server error', { error: error.message, stack: error.stack }));
+  // A registered client that obtains tokens stays registered as long as its refresh tokens may live.
+  provider.on('grant.success', (ctx) => {
+    const clientId = ctx.oidc.client?.clientId;
+    if (clientId) touchClient(options.store, clientId, REFRESH_TOKEN_TTL_SECONDS).catch((error: unknown) => logger.warn('client expiry not extended', { error: String(error) }));
+  });
+  allowAnyLoopbackPort(provider);
   return provider;
+}
+
+/**
+ * RFC 8252 §7.3: a native client listening on loopback gets whatever port is free at that moment, so
+ * the authorization request may name a registered loopback redirect URI with any port. oidc-provider
+ * allows this only for clients registered as `native`; connectors register without saying.
+ */
+function allowAnyLoopbackPort(provider: Provider): void {
+  const exact = provider.Client.prototype.redirectUriAllowed;
+  provider.Client.prototype.redirectUriAllowed = function (this: InstanceType<Provider['Client']>, value: string) {
+    return exact.call(this, value) || (this.redirectUris ?? []).some((registered) => sameLoopbackExceptPort(value, registered));
+  };
 }

@@ -24,8 +24,22 @@ export function redirectUriAllowed(uri: string, extra: string[] = []): boolean {
   return [...CONNECTOR_REDIRECT_URIS, ...extra].some((pattern) => globToRegExp(pattern).test(uri));
 }
 
+/** A hosted connector's callback (not loopback, not the operator's extras): such a client can only send codes to that service. */
+export function isConnectorCallback(uri: string): boolean {
+  return CONNECTOR_REDIRECT_URIS.some((pattern) => globToRegExp(pattern).test(uri)) && URL.parse(uri)?.protocol === 'https:';
+}
+
 export function redirectUrisAllowed(uris: string[], extra: string[] = []): boolean {
   return uris.length > 0 && uris.every((uri) => redirectUriAllowed(uri, extra));
+}
+
+/** The same loopback redirect URI but for its port (RFC 8252 §7.3): scheme http, host, path and query equal. */
+export function sameLoopbackExceptPort(requested: string, registered: string): boolean {
+  const a = URL.parse(requested);
+  const b = URL.parse(registered);
+  if (!a || !b || a.protocol !== 'http:' || b.protocol !== 'http:' || !LOOPBACK_HOSTS.has(a.hostname) || a.hostname !== b.hostname) return false;
+  if (a.username || a.password || a.hash) return false;
+  return a.pathname === b.pathname && a.search === b.search;
 }
 
 function globToRegExp(pattern: string): RegExp {

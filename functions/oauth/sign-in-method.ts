@@ -16,7 +16,12 @@ export function signInMethodFor(config: AppConfig, authenticator: Authenticator)
       if (!secret.trim()) return undefined;
       try {
         const principal = await authenticator.authenticate(`Bearer ${secret.trim()}`);
-        return principal.kind === 'user' && principal.via !== 'oauth' ? principal.userId : undefined;
+        if (principal.kind !== 'user' || principal.via === 'oauth') return undefined;
+        return {
+          accountId: principal.userId,
+          permissions: [...principal.permissions],
+          ...(principal.expiresAt ? { expiresAt: Math.floor(principal.expiresAt.getTime() / 1000) } : {}),
+        };
       } catch {
         return undefined;
       }

@@ -1,5 +1,3 @@
-import * as oidc from 'openid-client';
-
 /** What the browser carries (in a signed cookie) between leaving for the identity provider and coming back. */
 export interface PendingUpstreamSignIn {
   verifier: string;
@@ -26,45 +24,22 @@ export interface UpstreamSettings {
   allowHttp?: boolean;
 }
 
+/**
+ * The provider's flow is loaded with the first sign-in that needs it (openid-flow.ts, a chunk of the
+ * authorization server's bundle that its cold start does not load): a metadata read, a registration or
+ * a token refresh never parses openid-client. A failed load is tried again next time.
+ */
 export function openIdUpstream(settings: UpstreamSettings): UpstreamIdentityProvider {
-  let configuration: Promise<oidc.Configuration> | undefined;
-  // Discovered on first use and kept for the warm process; a failed discovery is retried next time.
-  const discovered = () =>
-    (configuration ??= oidc
-      .discovery(new URL(settings.issuer), settings.clientId, undefined, settings.clientSecret ? oidc.ClientSecretPost(settings.clientSecret) : oidc.None(), {
-        ...(settings.allowHttp ? { execute: [oidc.allowInsecureRequests] } : {}),
-      })
+  let flow: Promise<UpstreamIdentityProvider> | undefined;
+  const load = () =>
+    (flow ??= import('./openid-flow.js')
+      .then((part) => part.openIdFlow(settings))
       .catch((error: unknown) => {
-        configuration = undefined;
+        flow = undefined;
         throw error;
       }));
-
   return {
-    async begin(redirectUri) {
-      const config = await discovered();
-      const pending = { verifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState(), nonce: oidc.randomNonce() };
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: redirectUri,
-        scope: 'openid',
-        response_type: 'code',
-        code_challenge: await oidc.calculatePKCECodeChallenge(pending.verifier),
-        code_challenge_method: 'S256',
-        state: pending.state,
-        nonce: pending.nonce,
-      });
-      return { url: url.href, pending };
-    },
-    async finish(callbackUrl, pending) {
-      const config = await discovered();
-      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
-        pkceCodeVerifier: pending.verifier,
-        expectedState: pending.state,
-        expectedNonce: pending.nonce,
-        idTokenExpected: true,
-      });
-      const subject = tokens.claims()?.sub;
-      if (!subject) throw new Error('the identity provider returned no subject');
-      return subject;
-    },
+    begin: async (redirectUri) => (await load()).begin(redirectUri),
+    finish: async (callbackUrl, pending) => (await load()).finish(callbackUrl, pending),
   };
 }

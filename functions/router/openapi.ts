@@ -1,6 +1,5 @@
 /**
- * The router's OpenAPI document builder, as a part of its own: the router imports this file by its
- * relative path on the first GET /openapi.json, and the deployed bundle keeps it beside the entry
- * (LAMBDA_BUNDLING.lazyParts), so the cold start of every other request does not parse it.
+ * The router's OpenAPI document builder, as a module of its own: the router imports it on the first
+ * GET /openapi.json, so in the bundle it is a chunk (with zod-to-openapi) that no other request loads.
  */
 export { buildOpenApiDocument } from '../shared/http/openapi.js';

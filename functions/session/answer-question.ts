@@ -2,9 +2,9 @@ import type { Store } from '../shared/store/dynamo-client.js';
 import { DomainError } from '../shared/domain-error.js';
 import type { ToolContext } from '../shared/tools/tool-context.js';
 import type { Preferences } from '../user/preferences.js';
-import { releaseAnswering, transitionAskRequestItem } from './ask-request-store.js';
+import { giveBackAnswering, LEASE_RENEW_MS, renewAnswering, transitionAskRequestItem, type AskRequest } from './ask-request-store.js';
 import { appendEvents, readEventsAfter } from './event-log-store.js';
-import { releasePrompt, type PromptReservation } from './prompt-quota.js';
+import { promptWindowAt, PROMPT_QUOTA_KIND } from './prompt-quota.js';
 import type { SessionEvent, SessionRecord } from './session-model.js';
 import type { LanguageModelFactory, ModelTarget } from './tutor/language-model.js';
 import { runTutorTurn } from './tutor/run-turn.js';
@@ -26,8 +26,10 @@ export interface AskOutcome {
 const HISTORY_WINDOW = 400;
 
 /**
- * Asks the model about a stored question and appends its answer with the next seq. If the model fails,
- * the prompt and the answering lease are given back; the question stays in the log.
+ * Asks the model about a stored question and appends its answer with the next seq, renewing the
+ * answering lease as it goes. If the model fails or the answer cannot be stored, the prompt and the
+ * lease are given back together; the question stays in the log. If even that fails (the table is
+ * down), both stay on the ask's record: its retry answers on the prompt already taken.
  */
 export async function answerQuestion(
   ctx: ToolContext,
@@ -35,7 +37,8 @@ export async function answerQuestion(
   args: {
     session: SessionRecord;
     question: SessionEvent;
-    reservation: PromptReservation;
+    /** The prompt this ask holds, as its record names it. */
+    charge: Pick<AskRequest, 'chargedOwner' | 'chargedAt'>;
     target: ModelTarget;
     clientEventId: string;
     emittedBefore: string[];
@@ -46,11 +49,29 @@ export async function answerQuestion(
   },
 ): Promise<AskOutcome> {
   const { services } = ctx;
-  const { session, question } = args;
-  const lookups: LookupLog = { started: 0, calls: [] };
+  const { session } = args;
   // Nothing reached the log: the prompt is not charged and the ask can be repeated at once.
   const giveBack = () =>
-    Promise.all([releasePrompt(services, args.reservation), releaseAnswering(services.store, session.sessionId, args.clientEventId)]);
+    giveBackAnswering(services.store, session.sessionId, { clientEventId: args.clientEventId, ...args.charge }, PROMPT_QUOTA_KIND, promptWindowAt).catch((error: unknown) =>
+      ctx.logger.warn('the prompt and lease of a failed answer stay on its record', { error: error instanceof Error ? error.message : String(error) }),
+    );
+  const renewal = setInterval(() => {
+    renewAnswering(services.store, session.sessionId, args.clientEventId, ctx.now()).catch(() => undefined);
+  }, LEASE_RENEW_MS);
+  renewal.unref();
+  try {
+    return await answerAndStore(ctx, createModel, args, giveBack);
+  } finally {
+    clearInterval(renewal);
+  }
+}
+
+type AnswerArgs = Parameters<typeof answerQuestion>[2];
+
+async function answerAndStore(ctx: ToolContext, createModel: LanguageModelFactory, args: AnswerArgs, giveBack: () => Promise<unknown>): Promise<AskOutcome> {
+  const { services } = ctx;
+  const { session, question } = args;
+  const lookups: LookupLog = { started: 0, calls: [] };
   let text: string;
   let prompt: ReturnType<typeof buildTutorPrompt>;
   try {
@@ -110,7 +131,7 @@ export async function answerQuestion(
       'unavailable',
       'The answer could not be saved.',
       { reason: 'storing the answer failed', retryAfter: 2 },
-      'Your message is saved and nothing was charged. Retry tn_session_ask with the same clientEventId.',
+      'Your message is saved. Retry tn_session_ask with the same clientEventId: it is answered without charging a second prompt.',
     );
   }
   const answerEvent = events[0]!;

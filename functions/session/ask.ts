@@ -2,21 +2,29 @@ import { ulid } from 'ulid';
 import { DomainError } from '../shared/domain-error.js';
 import type { ToolContext } from '../shared/tools/tool-context.js';
 import {
-  claimAnswering,
+  answeringInThisProcess,
   contentHash,
   deleteDraftItem,
   getAskRequest,
+  leaseUntil,
   putAskRequestItem,
-  releaseAnswering,
+  THIS_PROCESS,
   transitionAskRequestItem,
   type AskRequest,
 } from './ask-request-store.js';
 import { assertActive, saveDraft, type LogDeps } from './drafts.js';
 import { AppendConditionFailed, appendEvents, readEvent, readSessionAndLatestEvents, type TransactItem } from './event-log-store.js';
 import { loadCallerProfile, type CallerProfile } from './caller-profile.js';
-import { promptInTransaction, releasePrompt, reservePrompt, type PromptReservation } from './prompt-quota.js';
+import {
+  chargeFields,
+  promptInTransaction,
+  releasePrompt,
+  reservePrompt,
+  type PromptReservation,
+} from './prompt-quota.js';
 import type { SessionEvent, SessionRecord } from './session-model.js';
 import { answerQuestion, historyBefore, historyFromRecent, type AskOutcome } from './answer-question.js';
+import { retryAnswer } from './retry-answer.js';
 import { openableBy } from './session-store.js';
 import type { LanguageModelFactory, ModelTarget } from './tutor/language-model.js';
 import { resolveModelTarget } from './tutor/model-target.js';
@@ -85,13 +93,13 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
           clientEventId,
           refersTo: existing.draftEventId ?? null,
           emittedBefore: existing.eventsEmitted,
-          requestItems: (event, _expiresAt, leaseUntil) => [
+          requestItems: (event, _expiresAt, lease) => [
             transitionAskRequestItem(store, session.sessionId, clientEventId, 'draft', {
               state: 'sent',
               userEventId: event.eventId,
               userSeq: event.seq,
               eventsEmitted: [...existing.eventsEmitted, event.eventId],
-              answeringUntil: leaseUntil,
+              ...lease,
             }),
             deleteDraftItem(store, session.sessionId, clientEventId),
           ],
@@ -105,7 +113,7 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
           'Call tn_session_ask again with draft false (or omitted) and the same clientEventId to get its answer.',
         );
       }
-      return await retryAnswer(turn, existing);
+      return await retryAnswer({ ...turn, deviceId: input.deviceId }, existing);
     }
     assertActive(session);
     if (input.draft) {
@@ -117,11 +125,11 @@ export async function askTutor(ctx: ToolContext, createModel: LanguageModelFacto
       refersTo: null,
       emittedBefore: [],
       promptInTransaction: true,
-      requestItems: (event, expiresAt, leaseUntil) => [
+      requestItems: (event, expiresAt, lease) => [
         putAskRequestItem(
           store,
           input.sessionId,
-          { clientEventId, contentHash: hash, state: 'sent', deviceId: input.deviceId, userEventId: event.eventId, userSeq: event.seq, eventsEmitted: [event.eventId], answeringUntil: leaseUntil },
+          { clientEventId, contentHash: hash, state: 'sent', deviceId: input.deviceId, userEventId: event.eventId, userSeq: event.seq, eventsEmitted: [event.eventId], ...lease },
           expiresAt,
         ),
       ],
@@ -151,6 +159,9 @@ async function prepareModelAndQuota(turn: Turn): Promise<{ target: ModelTarget; 
   return { target: target.value, reservation: reservation.value };
 }
 
+/** What a sent ask's record holds while it is answered: the lease and the prompt it paid with. */
+type AnsweringFields = Pick<AskRequest, 'answeringUntil' | 'answeringBy' | 'chargedOwner' | 'chargedAt'>;
+
 /** Appends the student's message (a new ask, or a draft being sent) and has it answered. */
 async function sendQuestion(
   turn: Turn,
@@ -158,7 +169,7 @@ async function sendQuestion(
     clientEventId: string;
     refersTo: string | null;
     emittedBefore: string[];
-    requestItems: (question: SessionEvent, expiresAt: string, leaseUntil: string) => TransactItem[];
+    requestItems: (question: SessionEvent, expiresAt: string, lease: AnsweringFields) => TransactItem[];
     /** A new ask takes its prompt in the question's own transaction; a draft being sent reserves it first. */
     promptInTransaction?: boolean;
   },
@@ -168,7 +179,7 @@ async function sendQuestion(
   const { target, reservation } = prompt
     ? { target: await resolveModelTarget(ctx.services, ctx.principal, turn.caller), reservation: prompt.reservation }
     : await prepareModelAndQuota(turn);
-  const leaseUntil = leaseEnd(ctx);
+  const lease: AnsweringFields = { answeringUntil: leaseUntil(ctx.now()), answeringBy: THIS_PROCESS, ...chargeFields(reservation) };
   // The question most likely gets the next seq: its history is then in the events read with the session.
   const expectedSeq = turn.session.lastSeq + 1;
   const recentHistory = historyFromRecent(turn.session, turn.recent, expectedSeq);
@@ -176,6 +187,7 @@ async function sendQuestion(
   history.catch(() => undefined);
   let appended: { session: SessionRecord; events: SessionEvent[] };
   let requestItemCount = 0;
+  answeringInThisProcess.start(input.sessionId, args.clientEventId);
   try {
     appended = await appendEvents(log.store, {
       ...log,
@@ -186,7 +198,7 @@ async function sendQuestion(
         return {
           events: [{ type: 'user_message', role: 'user', content: input.message, deviceId: input.deviceId, clientEventId: args.clientEventId, refersTo: args.refersTo }],
           items: ([event], expiresAt) => {
-            const items = args.requestItems(event!, expiresAt, leaseUntil);
+            const items = args.requestItems(event!, expiresAt, lease);
             requestItemCount = items.length;
             return prompt ? [...items, prompt.item] : items;
           },
@@ -194,57 +206,28 @@ async function sendQuestion(
       },
     });
   } catch (error) {
+    answeringInThisProcess.end(input.sessionId, args.clientEventId);
     if (!prompt) await releasePrompt(ctx.services, reservation);
     // Nothing was written: the quota refused the prompt, so the question was not stored either.
     else if (error instanceof AppendConditionFailed && error.itemIndex === requestItemCount) throw await prompt.refused();
     throw error;
   }
   const question = appended.events[0]!;
-  return answerQuestion(ctx, turn.createModel, {
-    session: appended.session,
-    question,
-    reservation,
-    target,
-    clientEventId: args.clientEventId,
-    emittedBefore: [...args.emittedBefore, question.eventId],
-    deviceId: input.deviceId,
-    responseLength: turn.caller.preferences.responseLength,
-    prefetchedHistory: question.seq === expectedSeq ? history : undefined,
-  });
-}
-
-/** The question was stored but not answered (the provider failed, or the caller went away): answer it now. */
-async function retryAnswer(turn: Turn, request: AskRequest): Promise<AskOutcome> {
-  const { ctx, session } = turn;
-  const store = ctx.services.store;
-  if (!(await claimAnswering(store, session.sessionId, request.clientEventId, ctx.now(), leaseMs(ctx)))) {
-    const until = request.answeringUntil ? Date.parse(request.answeringUntil) : ctx.now().getTime();
-    throw new DomainError(
-      'conflict',
-      `The message "${request.clientEventId}" is being answered by another request.`,
-      { reason: 'answer in progress', retryAfter: Math.max(1, Math.ceil((until - ctx.now().getTime()) / 1000)) },
-      'Wait details.retryAfter seconds, then call again with the same clientEventId to get the answer.',
-    );
-  }
-  let prepared: Awaited<ReturnType<typeof prepareModelAndQuota>> | undefined;
-  let question: SessionEvent | undefined;
   try {
-    prepared = await prepareModelAndQuota(turn);
-    question = await readEvent(store, session.sessionId, request.userSeq!);
-    if (!question) throw new Error(`question seq ${request.userSeq} of a sent ask is missing`);
-  } catch (error) {
-    await Promise.all([releaseAnswering(store, session.sessionId, request.clientEventId), prepared && releasePrompt(ctx.services, prepared.reservation)]);
-    throw error;
+    return await answerQuestion(ctx, turn.createModel, {
+      session: appended.session,
+      question,
+      charge: lease,
+      target,
+      clientEventId: args.clientEventId,
+      emittedBefore: [...args.emittedBefore, question.eventId],
+      deviceId: input.deviceId,
+      responseLength: turn.caller.preferences.responseLength,
+      prefetchedHistory: question.seq === expectedSeq ? history : undefined,
+    });
+  } finally {
+    answeringInThisProcess.end(input.sessionId, args.clientEventId);
   }
-  return answerQuestion(ctx, turn.createModel, {
-    session,
-    question,
-    ...prepared,
-    clientEventId: request.clientEventId,
-    emittedBefore: request.eventsEmitted,
-    deviceId: turn.input.deviceId,
-    responseLength: turn.caller.preferences.responseLength,
-  });
 }
 
 async function replay(ctx: ToolContext, sessionId: string, request: AskRequest): Promise<AskOutcome> {
@@ -264,6 +247,3 @@ async function replay(ctx: ToolContext, sessionId: string, request: AskRequest):
 function draftOutcome(request: AskRequest, clientEventId: string): AskOutcome {
   return { response: '', eventsEmitted: request.eventsEmitted, status: 'draft', clientEventId, questionSeq: request.draftSeq!, answerSeq: null, model: null, lookups: [] };
 }
-
-const leaseMs = (ctx: ToolContext) => ctx.services.config.tutor.llmTimeoutMs + 30_000;
-const leaseEnd = (ctx: ToolContext) => new Date(ctx.now().getTime() + leaseMs(ctx)).toISOString();

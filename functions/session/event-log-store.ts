@@ -5,7 +5,7 @@ import { between, declareAccessPatterns, param } from '../shared/store/access-pa
 import { ulid } from 'ulid';
 import type { Store } from '../shared/store/dynamo-client.js';
 import { ENTITY, keys, sessionKeys } from '../shared/store/keys.js';
-import { epochSeconds, expiryAfter, itemsExpiryFor, SessionEventSchema, type EventType, type SessionEvent, type SessionRecord } from './session-model.js';
+import { epochSeconds, expiryAfter, itemsExpiryFor, previewFrom, SessionEventSchema, type EventType, type SessionEvent, type SessionRecord } from './session-model.js';
 import { readSession, refreshItemExpiry, sessionFromItem } from './session-store.js';
 
 export interface NewEvent {
@@ -37,6 +37,13 @@ export class AppendConditionFailed extends Error {
 }
 
 const MAX_ATTEMPTS = 40;
+
+/** A session's first student message names it in lists: set once, by the append that writes it. */
+function previewSet(session: SessionRecord, events: SessionEvent[]): { preview?: string } {
+  if (session.preview) return {};
+  const preview = previewFrom(events);
+  return preview ? { preview } : {};
+}
 
 /**
  * Appends events with the next seqs, gap-free under any concurrency: the META update is conditioned on
@@ -77,6 +84,7 @@ export async function appendEvents(
       ttl: epochSeconds(itemsTtlAt),
       // The owner index orders by last activity.
       ...(session.ownerId ? { GSI1SK: now.toISOString() } : {}),
+      ...previewSet(session, events),
       ...plan.metaSet,
     };
     const names = Object.fromEntries(Object.keys(metaSet).map((key, i) => [`#m${i}`, key]));
@@ -107,7 +115,7 @@ export async function appendEvents(
           ],
         }),
       );
-      const appended: SessionRecord = { ...session, ...(plan.metaSet as Partial<SessionRecord>), lastSeq, lastActivityAt: now.toISOString(), expiresAt };
+      const appended: SessionRecord = { ...session, ...previewSet(session, events), ...(plan.metaSet as Partial<SessionRecord>), lastSeq, lastActivityAt: now.toISOString(), expiresAt };
       if (itemsTtlAt !== session.itemsExpireAt) {
         // Best effort: until it succeeds META keeps the old itemsExpireAt, which bounds when the session
         // stays readable, and the next append tries again.

@@ -1,6 +1,6 @@
 import { KmsDataKeyProvider } from '../shared/crypto/kms-data-keys.js';
 import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
-import { createLambdaHandler } from '../shared/http/lambda-adapter.js';
+import { createLambdaHandler } from '../shared/http/mcp-lambda.js';
 import type { ContractRunner } from '../shared/tools/contract-runner.js';
 import { sessionPrompts, sessionResources } from './contracts/surface.js';
 import { sessionTools } from './index.js';

@@ -4,6 +4,7 @@ import { cancelPendingTool } from './tools/cancel-pending.js';
 import { endTool } from './tools/end.js';
 import { exportTool } from './tools/export.js';
 import { historyTool } from './tools/history.js';
+import { listTool } from './tools/list.js';
 import { importTool } from './tools/import.js';
 import { resumeTool } from './tools/resume.js';
 import { startTool } from './tools/start.js';
@@ -14,6 +15,7 @@ export const sessionTools: AnyToolDefinition[] = [
   askTool,
   endTool,
   historyTool,
+  listTool,
   resumeTool,
   exportTool,
   importTool,

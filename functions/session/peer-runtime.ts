@@ -1,7 +1,7 @@
 /**
  * What the session function needs to run other domains' tools (the tutor's lookups, the course a
- * session starts on): the Lambda client and the forwarding code. A part of its own beside the session
- * bundle (LAMBDA_BUNDLING.lazyParts), loaded with the first such call.
+ * session starts on): the Lambda client and the forwarding code. Imported with the first such call, so
+ * in the bundle a chunk of its own that the cold start never loads (LAMBDA_BUNDLING.chunkNames).
  */
 export { LambdaClient } from '@aws-sdk/client-lambda';
 export { parseDomainFunctions, remoteContractRunner } from '../shared/http/remote-executor.js';

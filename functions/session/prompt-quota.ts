@@ -5,6 +5,11 @@ import { consumeQuota, consumeQuotaItem, quotaWindow, refusal, releaseQuota, typ
 import { DomainError } from '../shared/domain-error.js';
 import { DAY_MS, PROMPT_QUOTA_KIND } from '../user/quota-usage.js';
 
+export { PROMPT_QUOTA_KIND };
+
+/** The day window a prompt taken at `at` counts in. */
+export const promptWindowAt = (at: Date) => quotaWindow(DAY_MS, at);
+
 export interface PromptReservation {
   owner: string;
   window: QuotaWindow;
@@ -36,8 +41,22 @@ export function promptInTransaction(services: Services, principal: Principal, no
 }
 
 function promptReservation(principal: Principal, now: Date): PromptReservation {
-  return { owner: principal.kind === 'user' ? principal.userId : ANONYMOUS_QUOTA_OWNER, window: quotaWindow(DAY_MS, now) };
+  return { owner: principal.kind === 'user' ? principal.userId : ANONYMOUS_QUOTA_OWNER, window: promptWindowAt(now) };
 }
+
+/** Today's prompt counter of a caller, for a charge taken in a transaction of the caller's own (a retried ask). */
+export function promptCounter(principal: Principal, now: Date, max: number) {
+  const reservation = promptReservation(principal, now);
+  return { userId: reservation.owner, kind: PROMPT_QUOTA_KIND, max, window: reservation.window };
+}
+
+/** The RATE_LIMITED error for a counter that refused a prompt. */
+export async function promptRefused(services: Services, principal: Principal, counter: ReturnType<typeof promptCounter>, now: Date): Promise<DomainError> {
+  return limitError(principal, await refusal(services.store, counter), now);
+}
+
+/** How an ask's record names the prompt it holds: the owner and a time inside the window it counts in. */
+export const chargeFields = (reservation: PromptReservation) => ({ chargedOwner: reservation.owner, chargedAt: reservation.window.startsAt.toISOString() });
 
 function limitError(principal: Principal, result: ConsumeResult, now: Date): DomainError {
   return DomainError.limitReached(

@@ -4,7 +4,7 @@ import { ENTITY, sessionKeys } from '../shared/store/keys.js';
 import { DomainError } from '../shared/domain-error.js';
 import { contentHash, type AskRequest } from './ask-request-store.js';
 import { readAllEvents } from './event-log-store.js';
-import { effectiveExpiry, epochSeconds, expiryAfter, itemsExpiryFor, type SessionEvent, type SessionRecord } from './session-model.js';
+import { effectiveExpiry, epochSeconds, expiryAfter, itemsExpiryFor, previewFrom, type SessionEvent, type SessionRecord } from './session-model.js';
 import { deletePartition, putImportedSession, putSessionItems, readSession } from './session-store.js';
 import type { SessionSnapshot } from './snapshot.js';
 
@@ -16,27 +16,32 @@ export interface ImportResult {
 }
 
 /**
- * Writes a verified snapshot as the caller's session, under its own id, so devices that know the id
- * keep working. Importing the same snapshot again (or one the server already holds every event of)
- * changes nothing; a session that diverged from the snapshot is CONFLICT. When the id belongs to
- * someone else, the session is restored under an id of the caller's own, derived from both: as if
- * the other did not exist for this caller (ADR 0011), and just as idempotent.
+ * Writes a verified snapshot as the caller's session. Importing the same snapshot again (or one the
+ * server already holds every event of) changes nothing; a session that diverged from it is CONFLICT.
+ *
+ * Which id (ADR 0029): the snapshot's own when the caller proves they owned it (the proof their export
+ * carries) or holds it now, so devices that know the id keep working. Otherwise an id of the caller's
+ * own, derived from the caller and the original, whether or not anyone holds the original: the answer
+ * says nothing about other people's sessions, and since an import never takes an id it does not prove
+ * is its own, no one can occupy an id derived for someone else.
  */
 export async function importSnapshot(store: Store, args: ImportArgs): Promise<ImportResult> {
   const original = args.snapshot.session.sessionId;
   const existing = await readSessionIfAny(store, original);
-  if (existing && existing.ownerId !== args.ownerId) {
-    const own = callerSessionId(args.ownerId, original);
-    const taken = await readSessionIfAny(store, own);
-    if (taken && taken.ownerId !== args.ownerId) throw new DomainError('conflict', 'The snapshot could not be imported; export it again and retry.');
-    return importUnder(store, args, own, taken);
-  }
-  return importUnder(store, args, original, existing);
+  const callersOwn = existing !== undefined && existing.ownerId === args.ownerId;
+  if (callersOwn || (args.provenOwner && !existing)) return importUnder(store, args, original, existing);
+  const own = callerSessionId(args.ownerId, original);
+  const taken = await readSessionIfAny(store, own);
+  // Only a second preimage of the derivation could put someone else here.
+  if (taken && taken.ownerId !== args.ownerId) throw new DomainError('conflict', 'The snapshot could not be imported; export it again and retry.');
+  return importUnder(store, args, own, taken);
 }
 
 interface ImportArgs {
   snapshot: SessionSnapshot;
   ownerId: string;
+  /** The snapshot carries this server's proof that the caller owned its session id. */
+  provenOwner: boolean;
   now: Date;
   retentionDays: number;
 }
@@ -105,6 +110,7 @@ async function importUnder(store: Store, args: ImportArgs, sessionId: string, ex
     lastSeq: snapshot.events.length,
     itemsExpireAt,
     summary: null,
+    preview: previewFrom(snapshot.events) ?? null,
   };
   // Lost to a concurrent import of the same snapshot: its result is ours.
   if (!(await putImportedSession(store, record, now))) return importSnapshot(store, args);

@@ -99,9 +99,14 @@ export interface SessionRecord {
   itemsExpireAt: string;
   /** Running summary of turns that no longer fit the prompt's budget. */
   summary: { text: string; throughSeq: number } | null;
+  /** The start of the student's first message or draft, so a list of sessions can tell them apart (absent on older sessions). */
+  preview?: string | null;
 }
 
-export function stateOf(record: SessionRecord): SessionState {
+/** What a session list reads of each META item (the owner index's projection must carry these). */
+export type ListedSession = Pick<SessionRecord, 'sessionId' | 'ownerId' | 'status' | 'context' | 'createdAt' | 'lastActivityAt' | 'expiresAt' | 'itemsExpireAt' | 'endedAt' | 'lastSeq' | 'preview'>;
+
+export function stateOf(record: ListedSession): SessionState {
   return {
     sessionId: record.sessionId,
     status: record.status,
@@ -113,6 +118,26 @@ export function stateOf(record: SessionRecord): SessionState {
     endedAt: record.endedAt,
     latestSeq: record.lastSeq,
   };
+}
+
+/** One of the caller's sessions as tn_session_list shows it: its state and what it started with. */
+export const SessionSummarySchema = SessionStateSchema.extend({
+  preview: z.string().nullable().describe('The start of the first question (or draft); null before one was written'),
+});
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+const PREVIEW_CHARS = 120;
+
+/** The preview a session gets from the first student message among these events (a sent question or a draft), if any. */
+export function previewFrom(events: Pick<SessionEvent, 'role' | 'type' | 'content'>[]): string | undefined {
+  const first = events.find((event) => event.role === 'user' && (event.type === 'user_message' || event.type === 'draft'));
+  if (!first) return undefined;
+  const flat = first.content.replace(/\s+/g, ' ').trim();
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1).trimEnd()}…` : flat;
+}
+
+export function summaryOf(record: ListedSession): SessionSummary {
+  return { ...stateOf(record), preview: record.preview ?? null };
 }
 
 export const DAY_MS = 86_400_000;

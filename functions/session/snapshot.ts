@@ -21,7 +21,12 @@ export const SessionSnapshotSchema = z.object({
   checksum: z
     .string()
     .regex(/^sha256:[0-9a-f]{64}$/)
-    .describe('sha256 over the canonical JSON (keys sorted, no whitespace) of every other field'),
+    .describe('sha256 over the canonical JSON (keys sorted, no whitespace) of schemaVersion, session, events and exportedAt'),
+  ownerProof: z
+    .string()
+    .max(512)
+    .optional()
+    .describe("The server's proof that the exporting user owned session.sessionId (present when its owner exported it): that user's import restores it under the same id"),
 });
 export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
 
@@ -44,14 +49,14 @@ export function checksumOf(snapshot: Omit<SessionSnapshot, 'checksum'>): string 
   return `sha256:${createHash('sha256').update(canonicalJson({ schemaVersion, session, events, exportedAt })).digest('hex')}`;
 }
 
-export function buildSnapshot(record: SessionRecord, events: SessionEvent[], exportedAt: Date): SessionSnapshot {
+export function buildSnapshot(record: SessionRecord, events: SessionEvent[], exportedAt: Date, ownerProof?: string): SessionSnapshot {
   const body = {
     schemaVersion: SNAPSHOT_SCHEMA_VERSION,
     session: { ...stateOf(record), course: record.course },
     events,
     exportedAt: exportedAt.toISOString(),
   } as const;
-  return { ...body, checksum: checksumOf(body) };
+  return { ...body, checksum: checksumOf(body), ...(ownerProof ? { ownerProof } : {}) };
 }
 
 /** The snapshot with every timestamp in UTC, as the server writes them (a snapshot may carry any RFC 3339 offset). */

@@ -6,6 +6,11 @@ export const SERVICE_VERSION = '0.1.0';
 export interface AppConfig {
   /** `local` trusts loopback and private addresses; `aws` does not. */
   runtime: 'local' | 'aws';
+  /**
+   * Where the servers may connect on a caller's say-so (model base URLs, client ID metadata documents):
+   * `public` (https, public addresses only; always in AWS, TN_OUTBOUND=public locally) or `any`.
+   */
+  outboundPolicy: 'public' | 'any';
   region: string;
   tableName: string;
   dynamoDbEndpoint?: string;
@@ -31,6 +36,12 @@ export interface AppConfig {
   /** Prefix the authorization server puts on our scopes (Cognito: `<resource server>/`). */
   oauthScopePrefix: string;
   tutor: TutorConfig;
+  /**
+   * Only this process serves from the table: the local server on the DynamoDB Local it started and
+   * locked (set by local/server.ts, never from the environment). A lease no answer in this process holds
+   * is then a dead process's, and a retry takes it at once instead of waiting for it to lapse.
+   */
+  soleServer?: boolean;
 }
 
 export const DEFAULT_LLM_PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'bedrock'] as const;
@@ -114,8 +125,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new Error(`TN_PROMPTS_PER_DAY must be a non-negative integer, got "${env.TN_PROMPTS_PER_DAY}"`);
   }
   const jwtIssuer = env.TN_JWT_ISSUER;
+  const outbound = env.TN_OUTBOUND ?? 'local';
+  if (outbound !== 'local' && outbound !== 'public') throw new Error(`TN_OUTBOUND must be local or public, got "${outbound}"`);
   return {
     runtime,
+    outboundPolicy: runtime === 'aws' || outbound === 'public' ? 'public' : 'any',
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-west-2',
     tableName: env.TN_TABLE_NAME ?? 'tutor-nexus',
     dynamoDbEndpoint: env.TN_DYNAMODB_ENDPOINT || undefined,

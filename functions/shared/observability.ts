@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SERVICE_NAME } from './config.js';
 
 const LOG_LEVEL = (process.env.TN_LOG_LEVEL ?? 'INFO').toUpperCase();
@@ -16,13 +15,11 @@ export interface AppLogger {
   error(message: string, extra?: Record<string, unknown>): void;
 }
 
-// Module scope on purpose: one logger and metrics per warm process (Powertools' guidance).
+// Module scope on purpose: one logger per warm process (Powertools' guidance); metrics are tool-metrics.ts.
 /** Powertools' logger itself, for its Lambda middleware (context keys on every JSON line). */
 export const lambdaLogger = new Logger({ serviceName: SERVICE_NAME, logLevel: LOG_LEVEL as 'INFO' });
 /** JSON in AWS (and wherever TN_LOG_FORMAT=json); `npm start` sets TN_LOG_FORMAT=pretty. */
 export const logger: AppLogger = process.env.TN_LOG_FORMAT === 'pretty' ? lineLogger(LOG_LEVEL) : jsonLogger();
-// Powertools' own notices go through the same logger and level as ours.
-export const metrics = new Metrics({ namespace: 'TutorNexus', serviceName: SERVICE_NAME, logger });
 
 /** Log fields every line of one request carries; passed explicitly so concurrent requests never share them. */
 export type RequestLogger = AppLogger;
@@ -75,27 +72,6 @@ export function requestLogger(fields: Record<string, unknown>): RequestLogger {
     warn: (message, extra) => logger.warn(message, { ...fields, ...extra }),
     error: (message, extra) => logger.error(message, { ...fields, ...extra }),
   };
-}
-
-export interface ToolCallMetric {
-  tool: string;
-  durationMs: number;
-  outcome: 'success' | 'error';
-  errorCode?: string;
-  cached: boolean;
-}
-
-/**
- * One EMF record per call, all four metrics under the tool dimension. Add-and-publish runs
- * synchronously, so concurrent calls in one process never mix their dimensions.
- */
-export function recordToolCall(metric: ToolCallMetric): void {
-  metrics.addDimension('tool', metric.tool);
-  metrics.addMetric('ToolCalls', MetricUnit.Count, 1);
-  metrics.addMetric('ToolLatency', MetricUnit.Milliseconds, metric.durationMs);
-  metrics.addMetric('ToolErrors', MetricUnit.Count, metric.outcome === 'error' ? 1 : 0);
-  metrics.addMetric('CacheHits', MetricUnit.Count, metric.cached ? 1 : 0);
-  metrics.publishStoredMetrics();
 }
 
 /** X-Ray root in Lambda, the W3C traceparent when a caller sent one, else a fresh id. */

@@ -1,32 +1,30 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, Validations, type BundlingOptions, type ILocalBundling } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { ISecurityGroup, IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { externalsFor, LAMBDA_BUNDLING, lazyPartCommand } from './lambda-bundling.js';
+import { bundleFunction, PROJECT_ROOT, type FunctionBundleOptions } from './lambda-bundling.js';
 import { nagFinding } from './nag-findings.js';
-import { VIEW_PAGES_DIR } from '../../functions/shared/surface/view-pages.js';
-import { buildViewPagesSync, viewNames, writeViewPages } from '../../web/views/build.js';
 
-/** The repository root: bundling resolves entries, package-lock.json and node_modules from here. */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { PROJECT_ROOT };
 
-let viewPagesDir: string | undefined;
+/**
+ * esbuild on this machine, through the same bundleFunction the bundle test and the bench use (code
+ * splitting, lazy parts, views). Its fields name what it bundles, so CDK never
+ * takes one function's asset for another's (its bundling cache keys on them).
+ */
+class LocalFunctionBundling implements ILocalBundling {
+  constructor(
+    readonly entry: string,
+    readonly options: FunctionBundleOptions,
+  ) {}
 
-/** The MCP Apps view pages, built once per synth into a folder the functions that serve them copy. */
-function builtViewPagesDir(): string {
-  if (!viewPagesDir) {
-    viewPagesDir = mkdtempSync(path.join(os.tmpdir(), 'tn-views-'));
-    writeViewPages(buildViewPagesSync(viewNames()), viewPagesDir);
+  tryBundle(outputDir: string): boolean {
+    bundleFunction(this.entry, outputDir, this.options);
+    return true;
   }
-  return viewPagesDir;
 }
 
 /** Settings every function shares; the stack builds this once. */
@@ -70,7 +68,7 @@ export interface DomainFunctionProps {
  * made here and by the caller.
  */
 export class DomainFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
   readonly logGroup: LogGroup;
   readonly role: Role;
 
@@ -83,13 +81,14 @@ export class DomainFunction extends Construct {
     this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(this.role);
 
-    const lazyParts = LAMBDA_BUNDLING.lazyParts[props.entry] ?? [];
-    const views = LAMBDA_BUNDLING.viewEntries.includes(props.entry) ? builtViewPagesDir() : undefined;
-    this.fn = new NodejsFunction(this, 'Function', {
-      entry: path.join(PROJECT_ROOT, props.entry),
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+    const bundling: BundlingOptions = {
+      // Never pulled: local bundling always succeeds or fails the synth with esbuild's error.
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+      local: new LocalFunctionBundling(props.entry, { sourcemap: true, copyIntoBundle: props.copyIntoBundle }),
+    };
+    this.fn = new LambdaFunction(this, 'Function', {
+      code: Code.fromAsset(PROJECT_ROOT, { assetHashType: AssetHashType.OUTPUT, bundling }),
+      handler: 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
@@ -100,30 +99,6 @@ export class DomainFunction extends Construct {
       ...(props.network ? { vpc: props.network.vpc, securityGroups: [props.network.securityGroup], vpcSubnets: props.network.subnets } : {}),
       logGroup: this.logGroup,
       role: this.role,
-      bundling: {
-        format: OutputFormat.ESM,
-        target: LAMBDA_BUNDLING.target,
-        minify: LAMBDA_BUNDLING.minify,
-        sourceMap: true,
-        mainFields: [...LAMBDA_BUNDLING.mainFields],
-        banner: LAMBDA_BUNDLING.banner,
-        externalModules: externalsFor(props.entry),
-        esbuildArgs: { '--alias': Object.entries(LAMBDA_BUNDLING.alias).map(([from, to]) => `${from}=${to}`) },
-        forceDockerBundling: false,
-        ...(props.copyIntoBundle?.length || lazyParts.length || views
-          ? {
-              commandHooks: {
-                beforeBundling: () => [],
-                beforeInstall: () => [],
-                afterBundling: (inputDir: string, outputDir: string) => [
-                  ...lazyParts.map((part) => lazyPartCommand(inputDir, outputDir, part)),
-                  ...(props.copyIntoBundle ?? []).map((dir) => `mkdir -p "${outputDir}/${path.dirname(dir)}" && cp -R "${inputDir}/${dir}" "${outputDir}/${dir}"`),
-                  ...(views ? [`mkdir -p "${outputDir}/${VIEW_PAGES_DIR}" && cp "${views}"/*.html "${outputDir}/${VIEW_PAGES_DIR}/"`] : []),
-                ],
-              },
-            }
-          : {}),
-      },
       environment: {
         TN_RUNTIME: 'aws',
         TN_TABLE_NAME: shared.table.tableName,

@@ -26,7 +26,7 @@ export interface ApiTarget {
 }
 
 export interface McpApiProps {
-  /** `/mcp`, `/v1/tools/{toolName}`, `/openapi.json`, `/healthz` and the protected-resource metadata. */
+  /** `/mcp`, `/v1/tools/{toolName}`, `/v1/web-session`, `/openapi.json`, `/healthz` and the protected-resource metadata. */
   router: ApiTarget;
   /** One static resource per domain: `/mcp/user` reaches only the user function. */
   domains: Record<string, ApiTarget>;
@@ -106,11 +106,12 @@ export class McpApi extends Construct {
       mcp.addResource(domain).addMethod('ANY', integrate(target), options());
     }
 
-    root
-      .addResource('v1')
-      .addResource('tools')
+    const v1 = root.addResource('v1');
+    v1.addResource('tools')
       .addResource('{toolName}')
       .addMethod('POST', router, options({ requestParameters: { 'method.request.path.toolName': true } }));
+    // The web app's sign-in: its token goes into an HttpOnly cookie (GET state, POST sign in, DELETE sign out).
+    v1.addResource('web-session').addMethod('ANY', router, options());
     get(root.addResource('openapi.json'));
     get(root.addResource('healthz'));
     const wellKnown = root.addResource('.well-known');

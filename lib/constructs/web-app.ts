@@ -6,6 +6,8 @@ import {
   AllowedMethods,
   CachePolicy,
   Distribution,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
@@ -21,7 +23,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { buildWebAppSync, writeWebApp } from '../../web/build.js';
+import { buildWebAppSync, webSecurityHeaders, writeWebApp } from '../../web/build.js';
 import { nagFinding } from './nag-findings.js';
 
 export interface WebAppProps {
@@ -54,7 +56,8 @@ export class WebApp extends Construct {
     });
 
     // The origin is named from the RestApi alone (not its stage), so functions may reference this distribution without a cycle.
-    const api = new HttpOrigin(`${props.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+    const apiDomain = `${props.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+    const api = new HttpOrigin(apiDomain, {
       originPath: `/${props.stageName}`,
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       // Tutor answers stream for minutes; CloudFront's default read timeout would cut them.
@@ -70,6 +73,22 @@ export class WebApp extends Construct {
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
     };
 
+    // Built here, at synth, from web/src: no build output is committed and synth stays offline.
+    const bundle = buildWebAppSync();
+    // The app's own headers, as the local server sends them; the authorization server (the issuer) is the API's origin.
+    const headers = webSecurityHeaders(new TextDecoder().decode(bundle.get('/index.html')!.body), { connectSources: [`https://${apiDomain}`] });
+    const appHeaders = new ResponseHeadersPolicy(this, 'AppHeaders', {
+      comment: 'Tutor Nexus web app: CSP (own scripts only, never framed), nosniff, HSTS',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: headers['content-security-policy']!, override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        contentTypeOptions: { override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+      },
+      customHeadersBehavior: { customHeaders: [{ header: 'Cross-Origin-Opener-Policy', value: headers['cross-origin-opener-policy']!, override: true }] },
+    });
+
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Tutor Nexus: student web app and API on one origin',
       defaultRootObject: 'index.html',
@@ -80,16 +99,15 @@ export class WebApp extends Construct {
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
         compress: true,
-        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+        responseHeadersPolicy: appHeaders,
       },
       additionalBehaviors: Object.fromEntries(API_PATH_PATTERNS.map((pattern) => [pattern, apiBehavior])),
       // Deep links (/courses/sfu/CMPT%20225) are the app's routes: the bucket has no such object, so answer with the app.
       errorResponses: [403, 404].map((httpStatus) => ({ httpStatus, responseHttpStatus: 200, responsePagePath: '/index.html', ttl: Duration.seconds(0) })),
     });
 
-    // Built here, at synth, from web/src: no build output is committed and synth stays offline.
     const outDir = mkdtempSync(path.join(os.tmpdir(), 'tn-web-app-'));
-    writeWebApp(buildWebAppSync(), outDir);
+    writeWebApp(bundle, outDir);
     // Staged as assets here (not Source.asset) so the copier's grants can be named from the bucket they land in.
     const stage = (id: string, exclude: string[]) => new Asset(this, id, { path: outDir, exclude });
     const hashedFiles = stage('HashedFiles', ['index.html']);

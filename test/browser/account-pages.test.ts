@@ -75,8 +75,11 @@ describe('the web app: settings and tutor (signed in with a pasted token)', () =
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((url) => url.pathname === '/settings' && !url.search);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
-    // The token it holds now is an OAuth access token (a JWT), and the REST twins accept it.
-    expect(await page.evaluate(() => localStorage.getItem('tn-token')?.split('.').length)).toBe(3);
+    // The token it holds now is an OAuth access token (a JWT), in a cookie no script of the page can read.
+    const cookie = (await web.context.cookies(server.url)).find((c) => c.name === 'tn_web');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    expect(decodeURIComponent(cookie!.value).split('.')).toHaveLength(3);
+    expect(await page.evaluate(() => [document.cookie, JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage })].join(' '))).not.toContain(decodeURIComponent(cookie!.value));
     await page.getByRole('meter').waitFor();
     expect(web.errors).toEqual([]);
   });

@@ -216,8 +216,9 @@ describe.each([
     await expectNoSidewaysScroll(page);
     await panel.getByRole('link', { name: /CMPT 225/ }).click();
     await page.getByRole('heading', { level: 1, name: /CMPT 225/ }).waitFor();
-    // The way back: MACM 101 is a node of CMPT 225's tree.
-    expect(await page.getByRole('list', { name: 'Prerequisite tree' }).getByRole('link', { name: 'MACM 101' }).count()).toBe(1);
+    // The way back: MACM 101 is a node of CMPT 225's tree (the tree loads after the heading).
+    const wayBack = page.getByRole('list', { name: 'Prerequisite tree' }).getByRole('link', { name: 'MACM 101' });
+    await expect.poll(() => wayBack.count()).toBe(1);
   });
 
   it('a course known only from transfer rules never says its prerequisites are met', async () => {

@@ -59,6 +59,8 @@ describe('npx cdk synth from the CLI', () => {
     const withViews = functionAssets.filter((dir) => existsSync(path.join(result.out, dir, 'views')));
     expect(withViews).toHaveLength(LAMBDA_BUNDLING.viewEntries.length);
     for (const dir of withViews) expect(readdirSync(path.join(result.out, dir, 'views')).sort()).toEqual(viewNames().map((name) => `${name}.html`));
+    // Every function's cold start is index.mjs and its chunks; what some calls import waits in chunks/.
+    expect(functionAssets.every((dir) => existsSync(path.join(result.out, dir, 'chunks')))).toBe(true);
   }, 240_000);
 });
 

@@ -262,6 +262,7 @@ describe('TutorNexus stack', () => {
         'ANY /mcp/transfer',
         'ANY /mcp/session',
         'POST /v1/tools/{toolName}',
+        'ANY /v1/web-session',
         'GET /openapi.json',
         'GET /healthz',
         'GET /.well-known/oauth-protected-resource',

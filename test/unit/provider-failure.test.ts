@@ -8,8 +8,8 @@ import { providerFailure } from '../../functions/session/tutor/run-turn.js';
 const LEAKED_KEY = 'sk-proj-LEAKMEleakmeLEAKMEleakme1234';
 const PROVIDER_MESSAGE = `Incorrect API key provided: ${LEAKED_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`;
 
-const byok: ModelTarget = { source: 'byok', provider: 'openai', model: 'gpt-4.1-mini', apiKey: LEAKED_KEY, credentialId: '01JD0000000000000000000001' };
-const operator: ModelTarget = { source: 'operator', provider: 'openai-compatible', model: 'tiny', apiKey: 'operator-key-0123456789', baseUrl: 'http://127.0.0.1:1/v1' };
+const byok: ModelTarget = { source: 'byok', provider: 'openai', model: 'gpt-4.1-mini', apiKey: LEAKED_KEY, credentialId: '01JD0000000000000000000001', outbound: 'public' };
+const operator: ModelTarget = { source: 'operator', provider: 'openai-compatible', model: 'tiny', apiKey: 'operator-key-0123456789', baseUrl: 'http://127.0.0.1:1/v1', outbound: 'any' };
 
 function apiError(statusCode: number | undefined, responseHeaders?: Record<string, string>): APICallError {
   return new APICallError({

@@ -45,7 +45,7 @@ describe('ToolRegistry', () => {
     ]);
     expect(registry.getByTag('byok')).toHaveLength(3);
     expect(registry.getByDomain('user')).toHaveLength(7);
-    expect(registry.getByDomain('session')).toHaveLength(9);
+    expect(registry.getByDomain('session')).toHaveLength(10);
   });
 
   it('applies the configured prefix (seed 002)', () => {

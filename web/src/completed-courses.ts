@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { callTool, storedToken } from './api.js';
+import { callTool, signedIn as isSignedIn } from './api.js';
 
 const KEY = 'tn-completed-courses';
 
@@ -30,7 +30,7 @@ function readLocal(): string[] {
  * them too), otherwise in this browser.
  */
 export function useCompletedCourses(): [string[], (next: string[]) => void, string | undefined] {
-  const signedIn = Boolean(storedToken());
+  const signedIn = isSignedIn();
   const [courses, setCourses] = useState<string[]>(signedIn ? [] : readLocal);
   const [error, setError] = useState<string>();
   useEffect(() => {

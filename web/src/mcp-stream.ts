@@ -1,4 +1,4 @@
-import { ApiError, authHeaders } from './api.js';
+import { ApiError, noteUnauthorized, whenSessionReady } from './api.js';
 
 /**
  * One tools/call over POST /mcp/session with a progress token: the server answers with an SSE stream of
@@ -7,11 +7,12 @@ import { ApiError, authHeaders } from './api.js';
  */
 export async function callToolStreaming<T>(tool: string, args: object, onText: (piece: string) => void, signal?: AbortSignal): Promise<T> {
   const id = Date.now();
+  await whenSessionReady();
   let response: Response;
   try {
     response = await fetch('/mcp/session', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...authHeaders() },
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args, _meta: { progressToken: `web-${id}` } } }),
       signal,
     });
@@ -19,7 +20,10 @@ export async function callToolStreaming<T>(tool: string, args: object, onText: (
     if (signal?.aborted) throw error;
     throw new ApiError('SERVICE_UNAVAILABLE', 'The server could not be reached. Check your connection and try again.', 0);
   }
-  if (!response.ok) throw await refusal(response);
+  if (!response.ok) {
+    noteUnauthorized(response.status);
+    throw await refusal(response);
+  }
   if (!response.headers.get('content-type')?.includes('text/event-stream')) return resultOf<T>(await response.json());
 
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();

@@ -1,4 +1,4 @@
-import { ApiError, errorFrom, storeToken } from './api.js';
+import { ApiError, errorFrom, signInWith } from './api.js';
 
 /**
  * Sign-in with OAuth 2.1 and PKCE against the server's own authorization server, as a public client
@@ -64,6 +64,7 @@ export async function finishSignIn(params: URLSearchParams): Promise<boolean> {
   if (params.has('error')) throw new ApiError('UNAUTHORIZED', params.get('error_description') ?? `Sign-in was not completed (${params.get('error')}).`, 401);
   const body = new URLSearchParams({ grant_type: 'authorization_code', code: params.get('code')!, redirect_uri: redirectUri(), client_id: pending.clientId, code_verifier: pending.verifier, resource: pending.resource });
   const tokens = await json<{ access_token: string }>(await fetch(pending.token, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
-  storeToken(tokens.access_token);
+  // The server keeps it in an HttpOnly cookie; the page never stores it.
+  await signInWith(tokens.access_token);
   return true;
 }

@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { callTool, storedToken } from './api.js';
+import { callTool, signedIn } from './api.js';
 
 export type Theme = 'system' | 'light' | 'dark';
 
@@ -18,7 +18,7 @@ export function applyTheme(theme: Theme): void {
 export function useSyncedTheme(): void {
   useEffect(() => {
     const sync = () => {
-      if (!storedToken()) return;
+      if (!signedIn()) return;
       callTool<{ theme: Theme }>('tn_user_preferences_get').then(
         (preferences) => applyTheme(preferences.theme),
         () => undefined, // a stale token shows up on the settings page, not here

@@ -9,8 +9,8 @@ export const importContract = defineContract({
   name: 'session_import',
   title: 'Import a session snapshot',
   description:
-    'Restores a snapshot made by tn_session_export as the caller\'s session; use it when a session is not on this server (expired or exported elsewhere). Returns its status and latest seq. The snapshot is restored under its original sessionId (or, when that id is not the caller\'s to use, under an id of the caller\'s own: use the sessionId in the answer), after verifying its ' +
-    'checksum and that its seqs run 1..n. Importing the same snapshot again changes nothing ("already-present"). ' +
+    'Restores a snapshot made by tn_session_export as the caller\'s session; use it when a session is not on this server (expired or exported elsewhere). Returns its status and latest seq. The snapshot is restored under its original sessionId when the caller exported it as its owner (its ownerProof) or holds it now, else under an id of the caller\'s own: use the sessionId in the answer. It is verified first: its ' +
+    'checksum, that its seqs run 1..n, and that it holds no more than the tools write (a student message of at most 10,000 characters, as an ask). Importing the same snapshot again changes nothing ("already-present"). ' +
     'Example: the web app imports the snapshot the CLI exported after the session expired on the server.',
   input: z.strictObject({ snapshot: SessionSnapshotSchema.describe('The exact output of tn_session_export') }),
   output: z.object({
@@ -21,6 +21,7 @@ export const importContract = defineContract({
   }),
   responseTime: 'medium',
   idempotent: true,
+  rateLimit: { maxCalls: 20, windowMs: 3_600_000 },
   tags: ['tutoring', 'session', 'sync', 'export'],
   examples: [
     {

@@ -4,6 +4,7 @@ import { cancelPendingContract } from './cancel-pending.js';
 import { endContract } from './end.js';
 import { exportContract } from './export.js';
 import { historyContract } from './history.js';
+import { listContract } from './list.js';
 import { importContract } from './import.js';
 import { resumeContract } from './resume.js';
 import { startContract } from './start.js';
@@ -15,6 +16,7 @@ export const sessionContracts: AnyToolContract[] = [
   askContract,
   endContract,
   historyContract,
+  listContract,
   resumeContract,
   exportContract,
   importContract,

@@ -1,6 +1,7 @@
 import { bindTool } from '../../shared/tools/define-tool.js';
 import { readAllEvents } from '../event-log-store.js';
 import { openSessionFor } from '../session-store.js';
+import { ownerProofFor } from '../owner-proof.js';
 import { buildSnapshot } from '../snapshot.js';
 import { exportContract } from '../contracts/export.js';
 
@@ -14,7 +15,9 @@ export const exportTool = bindTool(exportContract, async (args, ctx) => {
   if (events.length < session.lastSeq || events.some((event, index) => event.seq !== index + 1)) {
     throw new Error(`export of ${sessionId} read ${events.length} events for lastSeq ${session.lastSeq}`);
   }
-  const snapshot = buildSnapshot({ ...session, lastSeq: events.length }, events, ctx.now());
+  // Its owner's export carries the proof that lets the owner restore it under the same id.
+  const owner = ctx.principal.kind === 'user' && session.ownerId === ctx.principal.userId ? session.ownerId : undefined;
+  const snapshot = buildSnapshot({ ...session, lastSeq: events.length }, events, ctx.now(), owner && ownerProofFor(ctx.services.cursors, owner, sessionId));
   return {
     data: snapshot,
     hints: {

@@ -1,6 +1,8 @@
 import { bindTool } from '../../shared/tools/define-tool.js';
 import { ToolError } from '../../shared/tools/errors.js';
 import { requireUserId } from '../../shared/tools/tool-context.js';
+import { snapshotLimitIssues } from '../import-limits.js';
+import { provesOwner } from '../owner-proof.js';
 import { importSnapshot } from '../session-import.js';
 import { checksumOf, inUtc, snapshotProblems } from '../snapshot.js';
 import { importContract } from '../contracts/import.js';
@@ -20,7 +22,16 @@ export const importTool = bindTool(importContract, async (args, ctx) => {
   if (problems.length) {
     throw new ToolError('UNPROCESSABLE_ENTITY', 'The snapshot is inconsistent.', { reason: problems.join('; '), fields: [{ field: 'snapshot.events', message: problems[0]! }] });
   }
-  const result = await importSnapshot(ctx.services.store, { snapshot: inUtc(snapshot), ownerId, now: ctx.now(), retentionDays: ctx.services.config.tutor.retentionDays });
+  // No more than the tools could have written: a message an ask would refuse is refused here too.
+  const tooBig = snapshotLimitIssues(snapshot);
+  if (tooBig.length) throw ToolError.badRequest(`The snapshot holds more than a session can: ${tooBig[0]!.field} ${tooBig[0]!.message}.`, tooBig);
+  const result = await importSnapshot(ctx.services.store, {
+    snapshot: inUtc(snapshot),
+    ownerId,
+    provenOwner: provesOwner(ctx.services.cursors, snapshot.ownerProof, ownerId, snapshot.session.sessionId),
+    now: ctx.now(),
+    retentionDays: ctx.services.config.tutor.retentionDays,
+  });
   return {
     data: result,
     hints: {

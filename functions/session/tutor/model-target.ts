@@ -33,33 +33,52 @@ export async function resolveModelTarget(
   );
 }
 
+/** Whose model would answer this caller now, and what is missing when none would (the same choice as resolveModelTarget, without opening a key). */
+export interface TutorAvailability {
+  answeredBy: 'byok' | 'operator' | null;
+  needs: 'sign-in' | 'provider-key' | 'default-key' | null;
+}
+
+export function tutorAvailability(services: Services, principal: Principal, caller: { preferences: Preferences; credentials: StoredCredential[] }): TutorAvailability {
+  const picked = principal.kind === 'user' ? pickCredential(caller.preferences, caller.credentials) : undefined;
+  if (picked === 'several') return { answeredBy: null, needs: 'default-key' };
+  if (picked) return { answeredBy: 'byok', needs: null };
+  if (hasOperatorModel(services)) return { answeredBy: 'operator', needs: null };
+  return { answeredBy: null, needs: principal.kind === 'user' ? 'provider-key' : 'sign-in' };
+}
+
 /** True when the operator pays for a default model, which anonymous sessions require. */
 export function hasOperatorModel(services: Services): boolean {
   return services.config.tutor.defaultLlm !== undefined;
 }
 
-function chooseCredential(preferences: Preferences, stored: StoredCredential[]): StoredCredential | undefined {
+/** The default credential, else the only one; 'several' when there are several and none is the default. */
+function pickCredential(preferences: Preferences, stored: StoredCredential[]): StoredCredential | 'several' | undefined {
   const chosen = stored.find((credential) => credential.credentialId === preferences.defaultCredentialId);
-  if (chosen) return chosen;
-  if (stored.length > 1) {
+  return chosen ?? (stored.length > 1 ? 'several' : stored[0]);
+}
+
+function chooseCredential(preferences: Preferences, stored: StoredCredential[]): StoredCredential | undefined {
+  const picked = pickCredential(preferences, stored);
+  if (picked === 'several') {
     throw DomainError.unprocessable(
       'You have several provider keys and none is the default: choose one with tn_user_preferences_set { defaultCredentialId }.',
       'several BYOK credentials, no default credential in preferences',
     );
   }
-  return stored[0];
+  return picked;
 }
 
 async function byokTarget(services: Services, userId: string, credential: StoredCredential): Promise<ModelTarget> {
-  const { tutor, runtime } = services.config;
+  const { tutor, outboundPolicy } = services.config;
   let apiKey: string;
   try {
     apiKey = await openSecret(services.dataKeys, credential.envelope, byokEncryptionContext(userId, credential.credentialId));
   } catch {
     throw new DomainError('unavailable', 'Your stored provider key could not be decrypted right now.', { reason: 'key decryption failed' });
   }
-  // Checked again at call time: the name may resolve elsewhere now than when the key was added.
-  const baseUrl = credential.baseUrl ? await checkBaseUrl(credential.baseUrl, runtime) : proxyFor(tutor, credential.provider);
+  // Checked again now (a clear error), and at every connection (outbound-fetch.ts): the name may resolve elsewhere than when the key was added.
+  const baseUrl = credential.baseUrl ? await checkBaseUrl(credential.baseUrl, outboundPolicy) : proxyFor(tutor, credential.provider);
   return {
     source: 'byok',
     provider: credential.provider,
@@ -67,6 +86,7 @@ async function byokTarget(services: Services, userId: string, credential: Stored
     apiKey,
     baseUrl,
     credentialId: credential.credentialId,
+    outbound: outboundPolicy,
   };
 }
 
@@ -74,7 +94,8 @@ function operatorTarget(services: Services): ModelTarget | undefined {
   const llm = services.config.tutor.defaultLlm;
   if (!llm) return undefined;
   const { tutor, region } = services.config;
-  return { source: 'operator', provider: llm.provider, model: llm.model, apiKey: llm.apiKey, baseUrl: llm.baseUrl ?? proxyFor(tutor, llm.provider), region };
+  const { outboundPolicy } = services.config;
+  return { source: 'operator', provider: llm.provider, model: llm.model, apiKey: llm.apiKey, baseUrl: llm.baseUrl ?? proxyFor(tutor, llm.provider), region, outbound: outboundPolicy };
 }
 
 /** Where calls to a provider's own API go when no base URL was given (TN_OPENAI_BASE_URL, TN_ANTHROPIC_BASE_URL). */

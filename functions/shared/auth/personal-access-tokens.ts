@@ -41,9 +41,13 @@ export async function findPersonalAccessToken(
   store: Store,
   token: string,
   now: Date,
-): Promise<{ userId: string; permissions: string[] } | undefined> {
+): Promise<{ userId: string; permissions: string[]; expiresAt?: Date } | undefined> {
   const item = await getPersonalAccessToken(store, hashToken(token));
   if (!item) return undefined;
   if (typeof item.expiresAt === 'string' && Date.parse(item.expiresAt) <= now.getTime()) return undefined;
-  return { userId: String(item.userId), permissions: knownPermissions((item.permissions as string[]) ?? []) };
+  return {
+    userId: String(item.userId),
+    permissions: knownPermissions((item.permissions as string[]) ?? []),
+    ...(typeof item.expiresAt === 'string' ? { expiresAt: new Date(item.expiresAt) } : {}),
+  };
 }

@@ -16,12 +16,19 @@ export type AuthMethod = (typeof AUTH_METHODS)[number];
 
 export type Principal =
   | { kind: 'anonymous' }
-  | { kind: 'user'; userId: string; permissions: ReadonlySet<string>; via: AuthMethod };
+  | {
+      kind: 'user';
+      userId: string;
+      permissions: ReadonlySet<string>;
+      via: AuthMethod;
+      /** When the credential itself stops working (a personal access token with an expiry). */
+      expiresAt?: Date;
+    };
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
 
-export function userPrincipal(userId: string, via: AuthMethod, permissions: Iterable<string> = USER_PERMISSIONS): Principal {
-  return { kind: 'user', userId, via, permissions: new Set(permissions) };
+export function userPrincipal(userId: string, via: AuthMethod, permissions: Iterable<string> = USER_PERMISSIONS, expiresAt?: Date): Principal {
+  return { kind: 'user', userId, via, permissions: new Set(permissions), ...(expiresAt ? { expiresAt } : {}) };
 }
 
 /** Keeps only permissions this service defines, so a token cannot claim unknown powers. */

@@ -4,6 +4,7 @@ import { SERVICE_VERSION } from '../config.js';
 import { USER_PERMISSIONS, type Principal } from '../auth/principal.js';
 import { logger, resolveTraceId } from '../observability.js';
 import type { Services } from '../services.js';
+import { storeReachable } from '../store/health-probe.js';
 import { DOMAINS, type AnyToolDefinition, type Domain } from '../tools/define-tool.js';
 import { ToolError, type FieldIssue } from '../tools/errors.js';
 import type { ToolExecutor } from '../tools/invoke-tool.js';
@@ -11,12 +12,15 @@ import { ToolRegistry } from '../tools/registry.js';
 import { serverCard } from '../discovery/server-card.js';
 import { buildMcpServer } from './mcp-server.js';
 import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './auth-challenges.js';
+import { countedAuthentication } from './counted-authentication.js';
+import { authorizationOf, serveWebSession, WEB_SESSION_PATH } from './web-session.js';
 import { PreparedAnswers } from './json-answer.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
 import { prototypeKeysInToolCalls, readBody, resourceReadsIn, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
 import type { Completer } from '../surface/completion.js';
 import { findResource, surfaceFor, type Surface } from '../surface/surface-contract.js';
 import { errorJson, handleRestCall } from './rest.js';
+import { isAuthorizationServerPath, type FetchHandler } from './authorization-server-edge.js';
 
 export interface HttpAppOptions {
   services: Services;
@@ -30,10 +34,9 @@ export interface HttpAppOptions {
   allowedOriginHostnames?: string[];
   /** How calls run; in-process unless the deployment forwards them (the AWS /mcp router). */
   executeTool?: ToolExecutor;
-  /** The authorization server (`/oauth/*` and its metadata) when this deployment serves it. */
+  /** The authorization server behind its own edge (`/oauth/*` and its metadata) when this deployment serves it. */
   authorizationServer?: FetchHandler;
-  /** Builds `/openapi.json` where it is served (the local server, the AWS router): other bundles leave its generator out. */
-  /** May be loaded on first use (the router bundles it as a lazy part): the document is built once either way. */
+  /** `/openapi.json` where it is served (the local server; the AWS router, from a chunk loaded on the first request for it): other bundles leave its generator out. */
   openApiDocument?: (registry: ToolRegistry, baseUrl: string) => unknown;
   /** Resources and prompts (each endpoint serves those its tools can answer). */
   surface?: Surface;
@@ -46,15 +49,10 @@ export interface HttpAppOptions {
 /** Paths that belong to the API: never answered with the web app, whatever the method. */
 const isApiPath = (path: string) => /^\/(mcp|v1|oauth)(\/|$)/.test(path) || path.startsWith('/.well-known/');
 
-/** Paths the authorization server answers: its endpoints and pages, and its metadata (RFC 8414, OpenID discovery). */
-const isAuthorizationServerPath = (path: string) =>
-  path.startsWith('/oauth/') || path === '/.well-known/oauth-authorization-server' || path === '/.well-known/openid-configuration';
+/** Public metadata, read by clients from any origin. */
+const isCrossOriginByDesign = (path: string) => path.startsWith('/.well-known/') || path === '/mcp/server-card';
 
-/** Called from other origins by design (browser-based clients), protected by PKCE rather than by Origin. */
-const isCrossOriginByDesign = (path: string) =>
-  path.startsWith('/.well-known/') || ['/oauth/jwks', '/oauth/token', '/oauth/register', '/oauth/revoke', '/mcp/server-card'].includes(path);
-
-export type FetchHandler = (request: Request) => Promise<Response>;
+export type { FetchHandler };
 
 interface Endpoint {
   registry: ToolRegistry;
@@ -101,29 +99,29 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     if (definitions.length) byDomain.set(domain, endpointFor(definitions));
   }
   let openApi: string | undefined;
+  // Bearer tokens that verify against nothing, per address: guesses at a secret (ADR 0027).
+  const authenticate = countedAuthentication(services);
+  const authenticateCounted = (request: Request, authorization: string | null) => authenticate(request, authorization, baseUrl(request, services));
 
   return async (request) => {
     const url = new URL(request.url);
     const path = url.pathname.replace(/\/+$/, '') || '/';
+    // The authorization server's own edge (authorization-server-edge.ts) applies the Host and Origin rules to its paths.
+    if (isAuthorizationServerPath(path)) return options.authorizationServer ? options.authorizationServer(request) : json({ error: 'not found', path }, 404);
     const traceId = resolveTraceId(request.headers);
 
-    // Metadata and the token endpoints are for any origin (browser-based clients); everything else only for ours.
+    // Metadata is for any origin (browser-based clients); everything else only for ours.
     const originHostnames = options.allowedOriginHostnames ?? options.allowedHostnames;
     const rejected =
       (options.allowedHostnames && hostHeaderValidationResponse(request, options.allowedHostnames)) ||
       (originHostnames && !isCrossOriginByDesign(path) && originValidationResponse(request, originHostnames)) ||
       undefined;
     if (rejected) return rejected;
-    if (isAuthorizationServerPath(path)) {
-      if (!options.authorizationServer) return json({ error: 'not found', path }, 404);
-      // Token, registration, revocation, keys and metadata carry no cookies: any origin may call them.
-      if (!isCrossOriginByDesign(path)) return options.authorizationServer(request);
-      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(null, true) });
-      return withHeaders(await options.authorizationServer(request), corsHeaders(null, true));
-    }
 
     if (path === '/healthz') {
-      return json({ status: 'ok', version: SERVICE_VERSION, tools: all.registry.getAll().length });
+      // Healthy means able to serve a tool: every tool needs the table.
+      const store = (await storeReachable(services.store)) ? 'ok' : 'unreachable';
+      return json({ status: store === 'ok' ? 'ok' : 'unavailable', store, version: SERVICE_VERSION, tools: all.registry.getAll().length }, store === 'ok' ? 200 : 503);
     }
     if (path === '/openapi.json' && request.method === 'GET' && options.openApiDocument) {
       openApi ??= JSON.stringify(await options.openApiDocument(all.registry, baseUrl(request, services)));
@@ -141,6 +139,10 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
 
     if (options.webApp && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(path)) return options.webApp(request);
 
+    if (path === WEB_SESSION_PATH) {
+      const cors = corsHeaders(request.headers.get('origin'));
+      return withHeaders(await serveWebSession(request, (authorization) => authenticateCounted(request, authorization), traceId), cors);
+    }
     const mcpMatch = /^\/mcp(?:\/([a-z]+))?$/.exec(path);
     const restMatch = /^\/v1\/tools\/([A-Za-z0-9_]+)$/.exec(path);
     if (!mcpMatch && !restMatch) return json({ error: 'not found', path }, 404);
@@ -162,10 +164,12 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     const { request, mcpMatch, restMatch, traceId, metadataUrl } = args;
     let principal: Principal;
     try {
-      principal = await services.authenticator.authenticate(request.headers.get('authorization'), { resourceBase: baseUrl(request, services) });
+      principal = await authenticateCounted(request, authorizationOf(request));
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
-      return errorJson(error, requestUlid(), traceId, { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` });
+      const retryAfter = error.details?.retryAfter;
+      const headers: Record<string, string> = retryAfter ? { 'retry-after': String(retryAfter) } : { 'www-authenticate': `Bearer resource_metadata="${metadataUrl}"` };
+      return errorJson(error, requestUlid(), traceId, headers);
     }
 
     const domain = mcpMatch?.[1];
@@ -240,19 +244,20 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * A body over the limit is not read to its end, so the connection cannot carry another request:
- * say so (`Connection: close`), or a pooled client reuses a socket the server then resets.
+ * A body over the limit is refused as soon as that is known. No `Connection: close`: Node would then
+ * destroy the socket right after this answer, under a client still sending, which then reads a reset
+ * (EPIPE) instead of the 413; the local server discards the rest as it arrives (local/node-http.ts).
  */
 function bodyRefused(reason: 'too-large' | 'unreadable', rest: boolean, traceId: string): Response {
   const status = reason === 'too-large' ? 413 : 400;
   const message = reason === 'too-large' ? `The request body is over ${MAX_REQUEST_BODY_BYTES} bytes.` : 'The request body could not be read.';
   if (rest) {
-    const refused = errorJson(ToolError.badRequest(message, [{ field: '(root)', message }]), requestUlid(), traceId, { connection: 'close' });
+    const refused = errorJson(ToolError.badRequest(message, [{ field: '(root)', message }]), requestUlid(), traceId);
     return new Response(refused.body, { status, headers: refused.headers });
   }
   return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }), {
     status,
-    headers: { 'content-type': 'application/json', connection: 'close', 'x-trace-id': traceId, 'x-request-id': requestUlid() },
+    headers: { 'content-type': 'application/json', 'x-trace-id': traceId, 'x-request-id': requestUlid() },
   });
 }
 

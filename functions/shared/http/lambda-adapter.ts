@@ -1,115 +1,17 @@
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/executionModeStreamifyResponse';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
-import { loadConfig, type AppConfig } from '../config.js';
 import { lambdaLogger } from '../observability.js';
-import { createServices, type Services } from '../services.js';
-import type { DataKeyProvider } from '../crypto/data-keys.js';
-import type { ContractRunner } from '../tools/contract-runner.js';
-import type { AnyToolDefinition } from '../tools/define-tool.js';
-import { invokeTool, type ToolExecutor } from '../tools/invoke-tool.js';
-import { ToolRegistry } from '../tools/registry.js';
-import { createHttpApp, type FetchHandler, type HttpAppOptions } from './app.js';
-import { CompleteEventSchema, deserializePrincipal, encodeRelayLine, ToolInvokeEventSchema } from './remote-invocation.js';
-import type { Completer } from '../surface/completion.js';
-import type { Surface } from '../surface/surface-contract.js';
-import { viewPagesBeside } from '../surface/view-pages.js';
-
-export interface LambdaEntryOptions {
-  definitions: AnyToolDefinition[];
-  endpointTools: AnyToolDefinition[];
-  /** Builds the executor once services exist (the router's remote executor); in-process otherwise. */
-  executor?: (services: Services) => ToolExecutor;
-  /** Runs other domains' tools for this one (the session function's tutor lookups). */
-  contractRunner?: () => ContractRunner;
-  /** KMS envelope keys, for the functions that seal or open BYOK keys (others leave the KMS client out). */
-  kmsDataKeys?: (keyId: string) => DataKeyProvider;
-  /** Serves `/openapi.json` (the router). */
-  openApiDocument?: HttpAppOptions['openApiDocument'];
-  /** Resources and prompts served beside the tools. */
-  surface?: Surface;
-  /** Argument completion: the catalog's in the course function, forwarded to it from the router. */
-  complete?: (services: Services) => Completer;
-}
-
-interface Runtime {
-  services: Services;
-  app: FetchHandler;
-  registry: ToolRegistry;
-}
+import type { FetchHandler } from './authorization-server-edge.js';
+import { withClientAddress } from './client-address.js';
 
 /**
- * A domain function's entry: API Gateway proxy events go through the shared web-standard app with
- * streamed responses; `tn.tool-invoke` events from the /mcp router run one tool in-process.
+ * API Gateway's proxy events in and out of a web-standard handler, with streamed responses, under
+ * Powertools' logger: what every request function is built on (the MCP functions in mcp-lambda.ts).
  */
-export function createLambdaHandler(options: LambdaEntryOptions) {
-  // Built on the first event, then reused by every warm invocation.
-  let runtime: Promise<Runtime> | undefined;
-  const getRuntime = () =>
-    (runtime ??= (async () => {
-      const services = await createServices(loadConfig(), { contractRunner: options.contractRunner?.(), kmsDataKeys: options.kmsDataKeys });
-      const app = createHttpApp({
-        services,
-        definitions: options.definitions,
-        endpointTools: options.endpointTools,
-        executeTool: options.executor?.(services),
-        allowedOriginHostnames: allowedOriginHostnames(services.config),
-        openApiDocument: options.openApiDocument,
-        // Views were written beside the bundle at deploy time (lib/constructs/domain-function.ts).
-        surface: options.surface?.views?.length ? { viewPages: viewPagesBeside(import.meta.url), ...options.surface } : options.surface,
-        complete: options.complete?.(services),
-      });
-      return { services, app, registry: new ToolRegistry(services.config.toolPrefix, [...options.definitions, ...options.endpointTools]) };
-    })());
-
-  const handle = async (event: unknown) => {
-    const { services, app, registry } = await getRuntime();
-    const completion = CompleteEventSchema.safeParse(event);
-    if (completion.success) {
-      const complete = options.complete?.(services);
-      if (!complete) throw new Error('this function does not complete arguments');
-      return JSON.stringify(await complete(services, completion.data.completion, completion.data.value, completion.data.context));
-    }
-    const direct = ToolInvokeEventSchema.safeParse(event);
-    if (direct.success) {
-      const definition = registry.get(direct.data.toolName);
-      if (!definition) throw new Error(`tool ${direct.data.toolName} is not served by this function`);
-      const request = {
-        toolName: direct.data.toolName,
-        principal: deserializePrincipal(direct.data.principal),
-        requestId: direct.data.requestId,
-        traceId: direct.data.traceId,
-        services,
-        registry,
-      };
-      if (!direct.data.stream) return JSON.stringify(await invokeTool(definition, direct.data.input, request));
-      // Progress goes back to the router line by line as it happens; the result is the last line.
-      const relay = new PassThrough();
-      void invokeTool(definition, direct.data.input, {
-        ...request,
-        reportProgress: async (update) => {
-          relay.write(encodeRelayLine({ type: 'progress', update }));
-        },
-      }).then((invocation) => relay.end(encodeRelayLine({ type: 'result', invocation })));
-      return relay;
-    }
-    return answerApiGatewayEvent(app, event as APIGatewayProxyEvent);
-  };
-  return withPowertools(handle);
-}
-
-/**
- * Browsers may call the deployment from its own origin and from local tools (the Inspector on
- * localhost), plus TN_ALLOWED_HOSTS; requests without an Origin (agents, connectors) are not browsers.
- */
-export function allowedOriginHostnames(config: AppConfig): string[] {
-  const own = config.publicBaseUrl ? [new URL(config.publicBaseUrl).hostname] : [];
-  return [...own, ...localhostAllowedHostnames(), ...config.allowedHosts];
-}
 
 /** A function that only serves HTTP through a web-standard app (the authorization server). */
 export function createWebLambdaHandler(buildApp: () => Promise<FetchHandler>) {
@@ -125,13 +27,13 @@ export function createWebLambdaHandler(buildApp: () => Promise<FetchHandler>) {
  * tracer would only add a handler subsegment, for 120 KB of X-Ray SDK in every request bundle and its
  * start-up cost (ADR 0013).
  */
-function withPowertools(handle: (event: unknown) => Promise<unknown>) {
+export function withPowertools(handle: (event: unknown) => Promise<unknown>) {
   return middy({ executionMode: executionModeStreamifyResponse })
     .use(injectLambdaContext(lambdaLogger))
     .handler(handle);
 }
 
-async function answerApiGatewayEvent(app: FetchHandler, event: APIGatewayProxyEvent) {
+export async function answerApiGatewayEvent(app: FetchHandler, event: APIGatewayProxyEvent) {
   const response = await app(toRequest(event));
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
@@ -163,9 +65,10 @@ export function toRequest(event: APIGatewayProxyEvent): Request {
   }
   const search = query.size ? `?${query}` : '';
   const body = event.body == null ? undefined : event.isBase64Encoded ? Buffer.from(event.body, 'base64') : event.body;
-  return new Request(`https://${host}${event.path}${search}`, {
+  const request = new Request(`https://${host}${event.path}${search}`, {
     method: event.httpMethod,
     headers,
     body: event.httpMethod === 'GET' || event.httpMethod === 'HEAD' ? undefined : body,
   });
+  return withClientAddress(request, event.requestContext?.identity?.sourceIp ?? undefined);
 }

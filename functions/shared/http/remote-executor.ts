@@ -1,6 +1,7 @@
 import { InvokeCommand, InvokeWithResponseStreamCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { SERVICE_VERSION } from '../config.js';
 import { relayLines, serializePrincipal, type CompleteEvent, type ToolInvokeEvent } from './remote-invocation.js';
+export { parseDomainFunctions } from './remote-invocation.js';
 import type { Completer, Completion } from '../surface/completion.js';
 import { requestLogger } from '../observability.js';
 import type { AnyToolContract, Domain } from '../tools/define-tool.js';
@@ -99,10 +100,4 @@ export function remoteCompleter(lambda: Pick<LambdaClient, 'send'>, functionByDo
     if (result.FunctionError || !result.Payload) throw new Error(`course function failed to complete: ${result.FunctionError ?? 'no payload'}`);
     return JSON.parse(Buffer.from(result.Payload).toString('utf8')) as Completion;
   };
-}
-
-/** `TN_DOMAIN_FUNCTIONS` is JSON: `{"user": "<function name>", …}`, set by the stack. */
-export function parseDomainFunctions(raw: string | undefined): Partial<Record<Domain, string>> {
-  if (!raw) return {};
-  return JSON.parse(raw) as Partial<Record<Domain, string>>;
 }

@@ -4,6 +4,7 @@ import { AUTH_METHODS, userPrincipal } from '../auth/principal.js';
 import type { Invocation } from '../tools/invoke-tool.js';
 import type { ProgressUpdate } from '../tools/tool-context.js';
 import { COMPLETION_KINDS } from '../surface/surface-contract.js';
+import type { Domain } from '../tools/define-tool.js';
 
 /**
  * The event the /mcp router sends to a domain function to run one tool there, under that
@@ -71,3 +72,9 @@ export const CompleteEventSchema = z.object({
   context: z.record(z.string(), z.string()),
 });
 export type CompleteEvent = z.infer<typeof CompleteEventSchema>;
+
+/** `TN_DOMAIN_FUNCTIONS` is JSON: `{"user": "<function name>", …}`, set by the stack. */
+export function parseDomainFunctions(raw: string | undefined): Partial<Record<Domain, string>> {
+  if (!raw) return {};
+  return JSON.parse(raw) as Partial<Record<Domain, string>>;
+}

@@ -35,9 +35,13 @@ export const ENTITY = {
   deviceCursor: 'DeviceCursor',
   oauthArtifact: 'OAuthArtifact',
   oauthSessionUid: 'OAuthSessionUid',
+  healthProbe: 'HealthProbe',
 } as const;
 
 export const userPk = (userId: string) => `USER#${userId}`;
+
+/** An item no one writes: /healthz reads it to prove the table answers. */
+export const HEALTH_PROBE_KEY = { PK: 'HEALTH', SK: 'HEALTH' } as const;
 
 export const keys = {
   byokCredential: (userId: string, credentialId: string) => ({ PK: userPk(userId), SK: `BYOK#${credentialId}` }),

@@ -95,21 +95,26 @@ export async function releaseQuota(
   store: Store,
   args: { userId: string; kind: string; window: QuotaWindow; amount?: number },
 ): Promise<void> {
-  const amount = args.amount ?? 1;
   try {
-    await store.doc.send(
-      new UpdateCommand({
-        TableName: store.tableName,
-        Key: keys.quotaCounter(args.userId, args.kind, args.window.key),
-        UpdateExpression: 'ADD #count :negative',
-        ConditionExpression: '#count >= :amount',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':negative': -amount, ':amount': amount },
-      }),
-    );
+    await store.doc.send(new UpdateCommand(releaseQuotaItem(store, args).Update));
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
+}
+
+/** The same give-back as a transaction item, for a release that must happen together with another write. */
+export function releaseQuotaItem(store: Store, args: { userId: string; kind: string; window: QuotaWindow; amount?: number }) {
+  const amount = args.amount ?? 1;
+  return {
+    Update: {
+      TableName: store.tableName,
+      Key: keys.quotaCounter(args.userId, args.kind, args.window.key),
+      UpdateExpression: 'ADD #count :negative',
+      ConditionExpression: '#count >= :amount',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':negative': -amount, ':amount': amount },
+    },
+  };
 }
 
 export async function readCounter(store: Store, userId: string, kind: string, window: QuotaWindow): Promise<number> {

@@ -1,21 +1,11 @@
 import * as z from 'zod/v4';
 import { DomainError, type DomainErrorKind } from '../domain-error.js';
 import { fieldPath, INPUT_BOUNDS, truncated } from './input-bounds.js';
+import { ERROR_CODES, ToolError, type ErrorCode } from './tool-error.js';
 
-export const ERROR_CODES = [
-  'BAD_REQUEST',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'UNPROCESSABLE_ENTITY',
-  'RATE_LIMITED',
-  'INTERNAL_ERROR',
-  'SERVICE_UNAVAILABLE',
-] as const;
+export { ERROR_CODES, ToolError, type ErrorCode };
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);
-export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
 export const QuotaLimitSchema = z.object({
   current: z.number(),
@@ -72,31 +62,6 @@ const DEFAULT_INSTRUCTION: Record<ErrorCode, string> = {
   INTERNAL_ERROR: 'Retry once later; if it persists, report the requestId to the operator.',
   SERVICE_UNAVAILABLE: 'A dependency is temporarily unavailable; retry after a short wait.',
 };
-
-/**
- * What the edge itself refuses (authentication, input validation, cursors, the HTTP layer), already in
- * ErrorResponse codes. Domain modules throw DomainError instead (ADR 0015).
- */
-export class ToolError extends Error {
-  readonly code: ErrorCode;
-  readonly details?: ErrorDetails;
-  readonly instruction?: string;
-
-  constructor(code: ErrorCode, message: string, details?: ErrorDetails, instruction?: string) {
-    super(message);
-    this.name = 'ToolError';
-    this.code = code;
-    this.details = details;
-    this.instruction = instruction;
-  }
-
-  static badRequest(message: string, fields?: FieldIssue[]): ToolError {
-    return new ToolError('BAD_REQUEST', message, fields ? { fields } : undefined);
-  }
-  static notFound(message: string, hints?: string[]): ToolError {
-    return new ToolError('NOT_FOUND', message, hints?.length ? { hints } : undefined);
-  }
-}
 
 /** The one table from a domain error's kind to the ErrorResponse code callers see. */
 export const CODE_BY_KIND: Record<DomainErrorKind, ErrorCode> = {

@@ -1,9 +1,11 @@
 import { SERVICE_VERSION } from '../config.js';
-import { recordToolCall, requestLogger, type RequestLogger } from '../observability.js';
+import { requestLogger, type RequestLogger } from '../observability.js';
+import { recordToolCall } from '../tool-metrics.js';
 import type { Principal } from '../auth/principal.js';
 import { DomainError } from '../domain-error.js';
 import type { Services } from '../services.js';
 import { consumeQuota, quotaWindow } from '../store/quota-counter.js';
+import { storeUnavailable } from '../store/store-unavailable.js';
 import { AgentHintsSchema, buildAgentHints, type AgentHints, type HintInput } from './agent-hints.js';
 import type { AnyToolDefinition } from './define-tool.js';
 import { invalidInput, mapError, ToolError, validationError, type ErrorResponse, type FieldIssue } from './errors.js';
@@ -98,7 +100,11 @@ export async function invokeTool(definition: AnyToolDefinition, rawInput: unknow
     log.info('tool call', { outcome: 'success', executionTime: result.meta.executionTime, cached });
     recordToolCall({ tool: request.toolName, durationMs: result.meta.executionTime, outcome: 'success', cached });
     return result;
-  } catch (error) {
+  } catch (thrown) {
+    // A table that does not answer is a dependency down (503, retry), not a failure of ours (500).
+    const unavailable = storeUnavailable(thrown);
+    if (unavailable) log.warn('the table did not answer', { error: describeUnexpected(thrown) });
+    const error = unavailable ?? thrown;
     const mapped = mapError(error, request.requestId);
     const m = meta();
     if (mapped.unexpected) {

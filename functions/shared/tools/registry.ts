@@ -7,6 +7,13 @@ const NAME_PATTERN = /^[a-z]+(_[a-z]+)+$/;
 const CANONICAL_NAME = new RegExp(`\\btn_(?=(?:${DOMAINS.join('|')})_[a-z])`, 'g');
 
 /**
+ * Definitions this process has found valid. Definitions are immutable and a server builds a registry
+ * per endpoint (and the Lambda entry one more), so each is checked once per process, not once per
+ * registry: the examples' parses are most of a cold start's registration work (ADR 0049).
+ */
+const validDefinitions = new WeakSet<AnyToolDefinition>();
+
+/**
  * Seed 001's registry, built per server instance from a list of definitions: nothing is registered
  * at import time, so importing a tool module has no side effects.
  */
@@ -21,8 +28,11 @@ export class ToolRegistry {
   }
 
   register(definition: AnyToolDefinition): void {
-    const problems = ToolRegistry.validate(definition);
-    if (problems.length) throw new Error(`Tool ${definition.name} is invalid: ${problems.join('; ')}`);
+    if (!validDefinitions.has(definition)) {
+      const problems = ToolRegistry.validate(definition);
+      if (problems.length) throw new Error(`Tool ${definition.name} is invalid: ${problems.join('; ')}`);
+      validDefinitions.add(definition);
+    }
     const name = this.servedName(definition);
     if (this.tools.has(name)) throw new Error(`Tool ${name} is registered twice`);
     this.tools.set(name, definition);

@@ -8,7 +8,7 @@ import { byokAddContract } from '../contracts/byok-add.js';
 export const byokAddTool = bindTool(byokAddContract, async (args, ctx) => {
   const userId = requireUserId(ctx);
   checkKeyFormat(args.provider, args.apiKey);
-  const baseUrl = args.baseUrl ? await checkBaseUrl(args.baseUrl, ctx.services.config.runtime) : undefined;
+  const baseUrl = args.baseUrl ? await checkBaseUrl(args.baseUrl, ctx.services.config.outboundPolicy) : undefined;
   const subscription = await getSubscription(ctx.services.store, userId);
   const credential = await addCredential(ctx.services, {
     userId,

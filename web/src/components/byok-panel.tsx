@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { callTool, messageOf } from '../api.js';
+import type { TutorAvailability } from '../use-session-list.js';
 import { useTool } from '../use-tool.js';
 import { ErrorNote, Panel } from './status.js';
 
@@ -17,6 +18,9 @@ const EMPTY = { provider: 'openai', apiKey: '', label: '', baseUrl: '', model: '
 export function ByokPanel() {
   const [version, setVersion] = useState(0);
   const list = useTool<{ items: Credential[] }>('tn_user_byok_list', { limit: 100 }, version);
+  // Whose model answers without a key of one's own, and which key is the tutor's when there are several.
+  const tutor = useTool<{ tutor: TutorAvailability }>('tn_session_list', { limit: 1 }, version).data?.tutor;
+  const preferences = useTool<{ defaultCredentialId: string | null }>('tn_user_preferences_get', {}, version).data;
   const [form, setForm] = useState(EMPTY);
   const [confirming, setConfirming] = useState<string>();
   const [error, setError] = useState<string>();
@@ -42,6 +46,7 @@ export function ByokPanel() {
       setForm(EMPTY);
     });
   };
+  const makeDefault = (credentialId: string) => act(() => callTool('tn_user_preferences_set', { defaultCredentialId: credentialId }));
   const remove = (credentialId: string) =>
     act(async () => {
       await callTool('tn_user_byok_delete', { credentialId, confirm: 'DELETE_BYOK_CREDENTIAL' });
@@ -55,6 +60,16 @@ export function ByokPanel() {
         {items.map((c) => (
           <li key={c.credentialId}>
             <strong>{c.label}</strong> · {c.provider} · <span aria-label={`key ending in ${c.last4}`}>••••{c.last4}</span>{' '}
+            {items.length > 1 &&
+              (c.credentialId === preferences?.defaultCredentialId ? (
+                <span class="ok">· used by the tutor </span>
+              ) : (
+                <>
+                  <button type="button" class="secondary" onClick={() => void makeDefault(c.credentialId)}>
+                    Use {c.label} for the tutor
+                  </button>{' '}
+                </>
+              ))}
             {confirming === c.credentialId ? (
               <span role="group" aria-label={`Confirm deleting ${c.label}`}>
                 Delete this key for good?{' '}
@@ -72,8 +87,15 @@ export function ByokPanel() {
             )}
           </li>
         ))}
-        {items.length === 0 && <li class="muted">No keys saved: the tutor uses the operator's model.</li>}
+        {items.length === 0 && tutor && (
+          <li class={tutor.answeredBy === 'operator' ? 'muted' : 'notice'}>
+            {tutor.answeredBy === 'operator'
+              ? 'No keys saved: the tutor answers with this server\'s own model. Add a key to use your provider instead.'
+              : 'No keys saved yet. The tutor needs one to answer you here: add an OpenAI, Anthropic or OpenAI-compatible key below.'}
+          </li>
+        )}
       </ul>
+      {tutor?.needs === 'default-key' && <p class="notice">Choose which key the tutor uses: it needs one default among several.</p>}
       <form class="row" onSubmit={add}>
         <div>
           <label for="k-provider">Provider</label>

@@ -1,13 +1,18 @@
 import { useState } from 'preact/hooks';
 
-/** The message box: Enter sends, Shift+Enter starts a new line. */
-export function Composer(props: { disabled: boolean; onSend: (message: string) => void; onDraft: (message: string) => void }) {
+type Use = (message: string) => Promise<boolean>;
+
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line. The box empties as the message goes;
+ * if the server did not take it, it comes back, so nothing typed is lost.
+ */
+export function Composer(props: { disabled: boolean; onSend: Use; onDraft: Use }) {
   const [text, setText] = useState('');
-  const take = (use: (message: string) => void) => {
+  const take = (use: Use) => {
     const message = text.trim();
     if (!message || props.disabled) return;
     setText('');
-    use(message);
+    void use(message).then((taken) => !taken && setText((current) => current || message));
   };
   return (
     <form

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { callTool, messageOf, storedToken, storeToken } from '../api.js';
+import { callTool, messageOf, signInWith, signOut } from '../api.js';
+import { clearReturn, rememberReturn, returnPath, useSignedIn } from '../signed-in.js';
 import { ErrorNote, Panel } from '../components/status.js';
 import { ByokPanel } from '../components/byok-panel.js';
 import { PreferencesPanel } from '../components/preferences-panel.js';
@@ -9,17 +10,21 @@ import { navigate } from '../router.js';
 
 export function SettingsPage() {
   useTitle('Settings');
-  const [token, setToken] = useState(storedToken());
-  useEffect(() => {
-    const onAuth = () => setToken(storedToken());
-    window.addEventListener('tn-auth', onAuth);
-    return () => window.removeEventListener('tn-auth', onAuth);
-  }, []);
+  const signedIn = useSignedIn();
+  // Where the student came from (the tutor), to go back once signed in or once a key is added.
+  const [back] = useState(() => rememberReturn(new URLSearchParams(location.search)));
   return (
     <>
       <h1>Settings</h1>
-      <SignIn signedIn={Boolean(token)} />
-      {token && (
+      {back && signedIn && (
+        <p>
+          <a href={back} onClick={clearReturn}>
+            Back to the tutor
+          </a>
+        </p>
+      )}
+      <SignIn signedIn={signedIn} />
+      {signedIn && (
         <>
           <PlanPanel />
           <ByokPanel />
@@ -30,13 +35,20 @@ export function SettingsPage() {
   );
 }
 
+/** Signed in: back where sign-in was asked for (the tutor), else Settings without the callback's query. */
+function afterSignIn(): void {
+  const back = returnPath();
+  clearReturn();
+  navigate(back ?? '/settings', { replace: true });
+}
+
 /** OAuth with PKCE through the server's sign-in page, or a pasted token (`npm start`'s, or `npm run tn -- token create`). */
 function SignIn({ signedIn }: { signedIn: boolean }) {
   const [entry, setEntry] = useState('');
   const [error, setError] = useState<string>();
   useEffect(() => {
     finishSignIn(new URLSearchParams(location.search)).then(
-      (finished) => finished && navigate('/settings', { replace: true }),
+      (finished) => finished && afterSignIn(),
       (e: unknown) => {
         navigate('/settings', { replace: true });
         setError(messageOf(e));
@@ -47,12 +59,13 @@ function SignIn({ signedIn }: { signedIn: boolean }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(undefined);
-    storeToken(entry.trim());
     try {
+      await signInWith(entry.trim());
       await callTool('tn_user_subscription');
       setEntry('');
+      afterSignIn();
     } catch (e) {
-      storeToken(null);
+      await signOut();
       setError(messageOf(e));
     }
   };
@@ -62,7 +75,7 @@ function SignIn({ signedIn }: { signedIn: boolean }) {
       {signedIn ? (
         <div class="row">
           <p>You are signed in on this browser.</p>
-          <button type="button" class="secondary" onClick={() => storeToken(null)}>
+          <button type="button" class="secondary" onClick={() => void signOut()}>
             Sign out
           </button>
         </div>
