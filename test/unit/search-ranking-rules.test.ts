@@ -136,6 +136,21 @@ describe('reading a query as a student means it', () => {
     expect(refs('calculus 2', 'north', 1)).toEqual(['north:MATH 101']);
   });
 
+  it('lets standing lift a course about the words asked, and a central course of the subject a query names that only mentions another word in passing only in part', () => {
+    // A central calculus course whose short description mentions discrete probability, and a course
+    // about discrete mathematics that nothing requires (made up, like the rest of this catalog);
+    // "math" names MATH, so both are in the subject asked for.
+    const central = course('MATH 100', 'Differential Calculus', 'Derivatives, optimization and discrete probability.', null, 'east');
+    const subjects = ['PHYS', 'CHEM', 'ECON', 'BIOL', 'STAT', 'CPSC', 'MATH'];
+    const requirers = Array.from({ length: 12 }, (_, i) => course(`${subjects[i % 7]} ${300 + i}`, `Course ${i}`, 'Applied methods.', 'MATH 100.', 'east'));
+    const about = course('MATH 240', 'Discrete Mathematics', 'Sets, logic, graphs, counting, recurrences, proofs by induction and combinatorial arguments for computing students.', null, 'east');
+    const east = SearchIndex.build([central, about, ...requirers, course('MATH 110', 'Integral Calculus', 'Integrals.', 'MATH 100.', 'east')]);
+    const order = (query: string) => east.query(query).map((hit) => hit.course.ref);
+    expect(order('discrete math').slice(0, 2)).toEqual(['east:MATH 240', 'east:MATH 100']);
+    // About the word, the central course still comes first: standing orders courses equally about it.
+    expect(order('calculus')[0]).toBe('east:MATH 100');
+  });
+
   it('corrects a typo to the nearest word and meets plurals in the singular', () => {
     expect(refs('statistcs', 'north', 2)).toEqual(['north:STAT 200', 'north:STAT 300']);
     expect(refs('databases', 'north', 1)).toEqual(['north:CPSC 310']);
@@ -160,7 +175,7 @@ describe('reading a query as a student means it', () => {
       expect(loaded.query(query).map((h) => [h.course.ref, h.score])).toEqual(index.query(query).map((h) => [h.course.ref, h.score]));
     }
     const artifact = encodeIndex(index);
-    const older = Buffer.from(artifact.toString('latin1').replace('"format":5', '"format":4'), 'latin1');
-    expect(() => decodeIndex(older)).toThrow(/format 4/);
+    const older = Buffer.from(artifact.toString('latin1').replace('"format":6', '"format":5'), 'latin1');
+    expect(() => decodeIndex(older)).toThrow(/format 5/);
   });
 });

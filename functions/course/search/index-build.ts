@@ -3,7 +3,7 @@ import { countRequiredBy, prerequisiteEdges } from './prerequisite-mentions.js';
 import type { CourseSource } from './search-index.js';
 import { PackedTable } from './string-table.js';
 import { deriveSubjectNames, type SubjectNames } from './subject-names.js';
-import { fieldIds, readCatalogText, type CatalogText } from './catalog-text.js';
+import { FIELD, fieldIds, readCatalogText, type CatalogText } from './catalog-text.js';
 
 /** The result table: one entry per course, strings packed, and interned where they repeat. */
 export interface IndexedDocs {
@@ -39,7 +39,17 @@ export interface Postings {
   terms: string[];
   offsets: Uint32Array;
   postingDocs: Uint32Array;
+  /** Each posting's BM25F weight; its lowest bit says whether the term is in the course's title (titledIn). */
   postingWeights: Float32Array;
+}
+
+/**
+ * The weights' bits, where bit 0 of posting p says its term is in the course's title. Kept in the
+ * weight itself (one unit in its last place, far below what ranks) so the ranking's scan reads no
+ * second array.
+ */
+export function titledIn(weights: Float32Array): Uint32Array {
+  return new Uint32Array(weights.buffer, weights.byteOffset, weights.length);
 }
 
 /**
@@ -74,34 +84,40 @@ export function buildPostings(courses: CourseSource[]): { docs: IndexedDocs; pos
   let termOf = new Uint32Array(1 << 16);
   let docOf = new Uint32Array(1 << 16);
   let weightOf = new Float32Array(1 << 16);
+  let titledOf = new Uint8Array(1 << 16);
   let count = 0;
   const frequency = new Float64Array(text.vocabulary.length);
+  const inTitle = new Uint8Array(text.vocabulary.length);
   const seen: number[] = [];
   for (let doc = 0; doc < courses.length; doc++) {
     FIELDS.forEach((field, f) => {
       const ids = fieldIds(text, doc, f);
       const add = field.boost / (1 - field.b + (field.b * ids.length) / averages[f]!);
+      const title = f === FIELD.titleHead || f === FIELD.titleTail ? 1 : 0;
       for (const id of ids) {
         if (frequency[id] === 0) seen.push(id);
         frequency[id]! += add;
+        inTitle[id]! |= title;
       }
     });
     for (const id of seen) {
       const tf = frequency[id]!;
-      if (count === termOf.length) [termOf, docOf, weightOf] = [grow(termOf), grow(docOf), grow(weightOf)];
+      if (count === termOf.length) [termOf, docOf, weightOf, titledOf] = [grow(termOf), grow(docOf), grow(weightOf), grow(titledOf)];
       termOf[count] = id;
       docOf[count] = doc;
       weightOf[count] = (tf * (K1 + 1)) / (tf + K1);
+      titledOf[count] = inTitle[id]!;
       count++;
       frequency[id] = 0;
+      inTitle[id] = 0;
     }
     seen.length = 0;
   }
-  return { docs, postings: groupByTerm(text.vocabulary, termOf.subarray(0, count), docOf, weightOf) };
+  return { docs, postings: groupByTerm(text.vocabulary, termOf.subarray(0, count), docOf, weightOf, titledOf) };
 }
 
 /** Counting sort by term (documents stay ascending within a term), terms then laid out alphabetically. */
-function groupByTerm(byId: string[], termOf: Uint32Array, docOf: Uint32Array, weightOf: Float32Array): Postings {
+function groupByTerm(byId: string[], termOf: Uint32Array, docOf: Uint32Array, weightOf: Float32Array, titledOf: Uint8Array): Postings {
   const order = byId.map((_, id) => id).sort((a, b) => (byId[a]! < byId[b]! ? -1 : 1));
   const rank = new Uint32Array(byId.length);
   order.forEach((id, position) => (rank[id] = position));
@@ -111,10 +127,12 @@ function groupByTerm(byId: string[], termOf: Uint32Array, docOf: Uint32Array, we
   const next = offsets.slice(0, byId.length);
   const postingDocs = new Uint32Array(termOf.length);
   const postingWeights = new Float32Array(termOf.length);
+  const bits = titledIn(postingWeights);
   termOf.forEach((id, i) => {
     const at = next[rank[id]!]!++;
     postingDocs[at] = docOf[i]!;
     postingWeights[at] = weightOf[i]!;
+    bits[at] = (bits[at]! & ~1) | titledOf[i]!;
   });
   return { terms: order.map((id) => byId[id]!), offsets, postingDocs, postingWeights };
 }
@@ -159,7 +177,7 @@ function intern(values: string[]): { values: string[]; indexes: number[] } {
   return { values: [...ids.keys()], indexes };
 }
 
-function grow<T extends Uint32Array | Float32Array>(array: T): T {
+function grow<T extends Uint32Array | Float32Array | Uint8Array>(array: T): T {
   const bigger = new (array.constructor as new (length: number) => T)(array.length * 2);
   bigger.set(array);
   return bigger;

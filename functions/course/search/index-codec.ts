@@ -6,9 +6,10 @@ import type { SubjectNames } from './subject-names.js';
 const MAGIC = 'TNSI';
 /**
  * 4: course standing (requiredBy, traits) and subject names for the ranking of ADR 0033; 5: each
- * course's prerequisite edges (which of a query's matches comes first). Older artifacts are rebuilt.
+ * course's prerequisite edges (which of a query's matches comes first); 6: a weight's lowest bit says
+ * its term is in the course's title (a course about a word, not one mentioning it). Older artifacts are rebuilt.
  */
-const FORMAT = 5;
+const FORMAT = 6;
 const TABLES = ['refs', 'codes', 'numbers', 'titles', 'snippets'] as const;
 const ARRAYS = ['institutionOf', 'subjectOf', 'levels', 'credits', 'offsets', 'postingDocs', 'postingWeights', 'offeredOffsets', 'offeredIds', 'requiredBy', 'traits', 'requiresOffsets', 'requiresIds'] as const;
 const TYPES = {

@@ -1,5 +1,5 @@
 import { levelWeight, sequenceOf, standingOf, TRAIT } from './course-standing.js';
-import type { IndexedDocs, Postings } from './index-build.js';
+import { titledIn, type IndexedDocs, type Postings } from './index-build.js';
 import { groupOf, type CatalogLexicon } from './lexicon.js';
 import type { Concept, QueryPlan } from './query-plan.js';
 import type { Scratch } from './scratch.js';
@@ -29,6 +29,14 @@ const INTRODUCTORY_TITLE = 1.15;
 const SAME_PART = 1.3;
 const OTHER_PART = 0.8;
 const FIRST_PART = 1.1;
+/**
+ * How much of its standing lifts a course that is not about every word of a query naming a subject:
+ * one of the subject that meets another word only in its description ("discrete math": UBC MATH 102,
+ * required by many, mentions "discrete probability") ranks by half its standing's lift, so a central
+ * course's passing mention stays below courses about the word. Read only where a subject is named and
+ * another word asked (a title's bit per posting costs the scan ~10% when read for every query).
+ */
+const PASSING_LIFT = 0.5;
 /** Course positions the packed sort keys hold (2^21): with 32 bits of score, exact below 2^53. */
 const POSITIONS = 2 ** 21;
 const SCORE = new Float32Array(1);
@@ -47,6 +55,19 @@ export class StudentRanking {
   private readonly tier: Uint8Array;
   /** Each course's standing, computed the first time a query weighs it; 0 until then. */
   private readonly standing: Float64Array;
+  /**
+   * Per course, how many required concepts a spelling in its title meets; with those naming its subject
+   * (groupBits), whether it is about every word asked. Set for few courses, cleared through `titled`.
+   */
+  private readonly about: Uint8Array;
+  private readonly titled: number[] = [];
+  /** The postings' weights as bits: bit 0 is set where the term is in the course's title. */
+  private readonly weightBits: Uint32Array;
+  /** The bits of the query's required concepts, and how many there are. */
+  private requiredBits = 0;
+  private requiredCount = 0;
+  /** Whether the query names a subject: only then can a central course of it lift a passing mention of another word. */
+  private readTitles = false;
   /** Per subject group, the bits of the query's concepts that name it. */
   private readonly groupBits: Uint32Array;
   /** Which part of the topic each full match is, from the prerequisites among the matches. */
@@ -62,6 +83,8 @@ export class StudentRanking {
     this.insideBest = new Float32Array(n);
     this.tier = new Uint8Array(n);
     this.standing = new Float64Array(n);
+    this.about = new Uint8Array(n);
+    this.weightBits = titledIn(index.postings.postingWeights);
     this.groupBits = new Uint32Array(Math.max(1, index.docs.institutions.length * index.docs.subjects.length));
     this.sequence = new TopicSequence(n, index.docs.requiresOffsets, index.docs.requiresIds);
   }
@@ -74,10 +97,16 @@ export class StudentRanking {
     if (coded) this.markCodes(plan, touched);
     const concepts = plan.concepts.length > 32 ? plan.concepts.slice(0, 32) : plan.concepts;
     let required = 0;
+    this.requiredBits = 0;
     for (let i = 0; i < concepts.length; i++) {
-      if (concepts[i]!.required) required++;
+      if (concepts[i]!.required) {
+        required++;
+        this.requiredBits |= 1 << i;
+      }
       for (const group of concepts[i]!.groups) this.groupBits[group]! |= 1 << i;
     }
+    this.requiredCount = required;
+    this.readTitles = required > 1 && concepts.some((concept) => concept.groups.length > 0);
     for (let i = 0; i < concepts.length; i++) this.scoreConcept(concepts[i]!, 1 << i, touched);
     const { tier } = this;
     const exact: number[] = [];
@@ -108,6 +137,8 @@ export class StudentRanking {
       score[doc] = 0;
       matched[doc] = 0;
     }
+    for (const doc of this.titled) this.about[doc] = 0;
+    this.titled.length = 0;
     if (coded) for (const doc of touched) tier[doc] = 0;
     return hits;
   }
@@ -136,6 +167,7 @@ export class StudentRanking {
    */
   private scoreConcept(concept: Concept, bit: number, touched: number[]): void {
     const { offsets, postingDocs, postingWeights } = this.index.postings;
+    const { weightBits, readTitles } = this;
     const { institutionOf, subjectOf } = this.index.docs;
     const { tokenBest } = this.scratch;
     const { insideBest, groupBits } = this;
@@ -162,6 +194,8 @@ export class StudentRanking {
           if (best === 0) reached.push(doc);
           tokenBest[doc] = value;
         }
+        // Outside a named subject insideBest is unused: -1 there marks the word in the title.
+        if (readTitles && weightBits[p]! & 1) insideBest[doc] = -1;
       }
     }
     if (named) {
@@ -180,11 +214,16 @@ export class StudentRanking {
       }
     }
     const { matched, score } = this.scratch;
+    const { about, titled } = this;
     for (const doc of reached) {
       // Every course a code or an earlier concept reached has a score already.
       if (score[doc] === 0) touched.push(doc);
-      if (concept.required) matched[doc]!++;
-      score[doc]! += tokenBest[doc]! + WORDS_INSIDE * insideBest[doc]!;
+      const inside = insideBest[doc]!;
+      if (concept.required) {
+        matched[doc]!++;
+        if (inside < 0 && about[doc]!++ === 0) titled.push(doc);
+      }
+      score[doc]! += tokenBest[doc]! + (inside > 0 ? WORDS_INSIDE * inside : 0);
       tokenBest[doc] = 0;
       insideBest[doc] = 0;
     }
@@ -205,9 +244,12 @@ export class StudentRanking {
       const trait = traits[doc]!;
       let standing = this.standing[doc]!;
       if (standing === 0) standing = this.standing[doc] = standingOf(requiredBy[doc]!, trait, levels[doc]!);
+      const group = groupOf(institutionOf[doc]!, subjectOf[doc]!, subjectCount);
+      // Standing orders courses about what was asked (in the title, or a subject a word names); it lifts a passing mention only in part.
+      if (this.readTitles && standing > 1 && this.about[doc]! + bitCount(this.groupBits[group]! & this.requiredBits) < this.requiredCount) standing = 1 + (standing - 1) * PASSING_LIFT;
       let weight = standing * levelWeight(levels[doc]!, plan.introductory);
       if (plan.introductory && trait & TRAIT.introductory) weight *= INTRODUCTORY_TITLE;
-      if (this.groupBits[groupOf(institutionOf[doc]!, subjectOf[doc]!, subjectCount)]) weight *= NAMED_SUBJECT;
+      if (this.groupBits[group]) weight *= NAMED_SUBJECT;
       // The part asked for ("calc 1", "calculus 2"), by the title's numeral or else by what the course
       // requires among the matches. Unasked, part I is preferred where a title numbers it, and a course
       // building on another match comes after it, unless a first course was asked for (the level says
@@ -251,4 +293,10 @@ export class StudentRanking {
     docs.sort((a, b) => score[b]! - score[a]! || a - b);
     return docs.map((doc) => this.index.hit(doc, score[doc]!));
   }
+}
+
+function bitCount(bits: number): number {
+  let count = 0;
+  for (let rest = bits; rest; rest &= rest - 1) count++;
+  return count;
 }
