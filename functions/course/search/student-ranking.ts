@@ -55,10 +55,7 @@ export class StudentRanking {
   private readonly tier: Uint8Array;
   /** Each course's standing, computed the first time a query weighs it; 0 until then. */
   private readonly standing: Float64Array;
-  /**
-   * Per course, how many required concepts a spelling in its title meets; with those naming its subject
-   * (groupBits), whether it is about every word asked. Set for few courses, cleared through `titled`.
-   */
+  /** Per course, how many required words its title meets (with groupBits: about every word asked?); cleared through `titled`. */
   private readonly about: Uint8Array;
   private readonly titled: number[] = [];
   /** The postings' weights as bits: bit 0 is set where the term is in the course's title. */
@@ -295,8 +292,5 @@ export class StudentRanking {
   }
 }
 
-function bitCount(bits: number): number {
-  let count = 0;
-  for (let rest = bits; rest; rest &= rest - 1) count++;
-  return count;
-}
+/** How many bits are set (at most 32 concepts). */
+const bitCount = (bits: number): number => (bits ? (bits & 1) + bitCount(bits >>> 1) : 0);
