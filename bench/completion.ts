@@ -1,4 +1,4 @@
-import { SearchIndex } from '../functions/course/catalog-index.js';
+import { SearchIndex } from '../functions/catalog/catalog-index.js';
 import { realCourses, syntheticCatalog } from './catalog.js';
 import { round, summarize } from './stats.js';
 

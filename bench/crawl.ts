@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { crawlSource } from '../functions/ingest/crawl/crawl-source.js';
 import type { CrawlRequest } from '../functions/ingest/crawl/crawlers.js';
-import { createStore, type Store } from '../functions/shared/store/dynamo-client.js';
+import { createStore, type Store } from '../functions/platform/store/dynamo-client.js';
 import { startDynamoDbLocal } from '../local/dynamodb-local.js';
 import { ensureTable } from '../local/ensure-table.js';
 import { BctgReplay } from '../test/support/bctg-replay.js';

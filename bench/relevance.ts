@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { SearchFilters, SearchHit, SearchIndex } from '../functions/course/search/search-index.js';
-import { TypedRanking } from '../functions/course/search/typed-ranking.js';
+import type { SearchFilters, SearchHit, SearchIndex } from '../functions/catalog/search/search-index.js';
+import { TypedRanking } from '../functions/catalog/search/typed-ranking.js';
 import { round, summarize } from './stats.js';
 
 /** One judged query (bench/relevance/judged-queries.json). */

@@ -4,11 +4,11 @@ import { DEFAULT_MODELS } from '../functions/session/tutor/language-model.js';
 import { buildTutorPrompt } from '../functions/session/tutor/tutor-prompt.js';
 import { TUTOR_LOOKUPS, tutorLookupTools } from '../functions/session/tutor/tutor-tools.js';
 import type { SessionEvent, SessionRecord } from '../functions/session/session-model.js';
-import type { Store } from '../functions/shared/store/dynamo-client.js';
-import type { ToolContext } from '../functions/shared/tools/tool-context.js';
-import type { ContractRunner } from '../functions/shared/tools/contract-runner.js';
-import { forwardedOnly } from '../functions/shared/tools/define-tool.js';
-import { ToolRegistry } from '../functions/shared/tools/registry.js';
+import type { Store } from '../functions/platform/store/dynamo-client.js';
+import type { ToolContext } from '../functions/mcp/tools/tool-context.js';
+import type { ContractRunner } from '../functions/mcp/tools/invoke-tool.js';
+import { forwardedOnly } from '../functions/mcp/tools/define-tool.js';
+import { ToolRegistry } from '../functions/mcp/tools/registry.js';
 import { ANSWER } from './instant-provider.js';
 import { round, summarize } from './stats.js';
 
@@ -259,7 +259,7 @@ async function directAsk(baseUrl: string, history: DirectHistory, how: { stream:
     model: createOpenAI({ apiKey: 'sk-proj-BENCHbenchBENCHbench0001', baseURL: baseUrl }).chat(MODEL),
     instructions: prompt.instructions,
     messages: prompt.messages,
-    tools: await tutorLookupTools({ registry, services: { contractRunner: neverRuns } } as unknown as ToolContext, MAX_TOOL_CALLS, { started: 0, calls: [] }),
+    tools: await tutorLookupTools({ registry, contractRunner: neverRuns } as unknown as ToolContext, MAX_TOOL_CALLS, { started: 0, calls: [] }),
     stopWhen: isStepCount(MAX_TOOL_CALLS + 1),
     prepareStep: ({ stepNumber }: { stepNumber: number }) => (stepNumber >= MAX_TOOL_CALLS ? { toolChoice: 'none' as const } : undefined),
     maxRetries: 0,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { findAdapter } from '../functions/ingest/adapters/index.js';
-import type { Section } from '../functions/shared/catalog/catalog-model.js';
+import type { Section } from '../functions/catalog/catalog-model.js';
 import { buildTimetable } from '../functions/course/timetable/timetable.js';
 import { callOnce } from './protocol-overhead.js';
 import { round, summarize } from './stats.js';

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
-import { measureParseCoverage, measureSuspiciousShapes } from '../functions/transfer/parse-coverage.js';
-import { parseBctgFile } from '../functions/transfer/bctg-adapters.js';
-import { resolveRules } from '../functions/transfer/resolve.js';
+import { measureParseCoverage, measureSuspiciousShapes } from '../functions/transfer/rule-text/parse-coverage.js';
+import { parseBctgFile } from '../functions/transfer/ingest/bctg-adapters.js';
+import { resolveRules } from '../functions/transfer/resolve/resolve.js';
 import type { TransferRule } from '../functions/transfer/rule-model.js';
 import { callOnce, startBareSdkServer } from './protocol-overhead.js';
 import { round, summarize } from './stats.js';

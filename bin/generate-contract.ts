@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { STORE_MODULES } from '../functions/all-access-patterns.js';
 import { ALL_DOMAIN_TOOLS, ALL_SURFACE, ENDPOINT_TOOLS } from '../functions/all-tools.js';
-import { renderAccessPatterns, renderToolsReference } from '../functions/shared/contract/render-docs.js';
-import { breakingChanges, buildContract, CONTRACT_PATH, type ToolContract } from '../functions/shared/contract/tool-contract.js';
-import { registryServerJson } from '../functions/shared/discovery/server-card.js';
-import { ToolRegistry } from '../functions/shared/tools/registry.js';
+import { renderAccessPatterns, renderToolsReference } from '../functions/mcp/contract/render-docs.js';
+import { breakingChanges, buildContract, CONTRACT_PATH, type ToolContract } from '../functions/mcp/contract/tool-contract.js';
+import { registryServerJson } from '../functions/mcp/discovery/server-card.js';
+import { ToolRegistry } from '../functions/mcp/tools/registry.js';
 
 // Usage: tsx bin/generate-contract.ts [--check] [--allow-breaking]
 const check = process.argv.includes('--check');

@@ -1,5 +1,5 @@
-import type { AnyToolContract } from './shared/tools/define-tool.js';
-import type { Surface } from './shared/surface/surface-contract.js';
+import type { AnyToolContract } from './mcp/tools/define-tool.js';
+import type { Surface } from './mcp/surface/surface-contract.js';
 import { courseContracts } from './course/contracts/index.js';
 import { coursePrompts, courseResources, courseViews } from './course/contracts/surface.js';
 import { sessionContracts } from './session/contracts/index.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createPersonalAccessToken } from '../functions/shared/auth/personal-access-tokens.js';
-import { USER_PERMISSIONS } from '../functions/shared/auth/principal.js';
+import { createPersonalAccessToken } from '../functions/platform/auth/personal-access-tokens.js';
+import { USER_PERMISSIONS } from '../functions/platform/auth/principal.js';
 import { PLANS, PlanSchema, setPlan } from '../functions/user/plans.js';
 import { withStore } from './store-session.js';
 

@@ -1,4 +1,4 @@
-import { logger } from '../functions/shared/observability.js';
+import { logger } from '../functions/platform/observability.js';
 import type { DynamoDbLocal } from './dynamodb-local.js';
 
 /** More exits than this within the window is a crash loop: the server stops rather than restart forever. */

@@ -8,7 +8,7 @@ import {
   UpdateTimeToLiveCommand,
   type TimeToLiveDescription,
 } from '@aws-sdk/client-dynamodb';
-import { createTableInput, TABLE_DEFINITION } from '../functions/shared/store/table-definition.js';
+import { createTableInput, TABLE_DEFINITION } from '../functions/platform/store/table-definition.js';
 
 /**
  * Creates the table from the shared definition when it is missing; safe to run on every start.

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createStore, type Store } from '../functions/shared/store/dynamo-client.js';
+import { createStore, type Store } from '../functions/platform/store/dynamo-client.js';
 import { checkpointDatabase, holdsDatabase, SHARED_DB_FILE, startDynamoDbLocal } from './dynamodb-local.js';
 
 /** Memory-backed storage Linux mounts for every user; elsewhere a first load writes in place. */

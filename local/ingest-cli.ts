@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { publishCatalogIndex } from '../functions/course/catalog-index.js';
+import { publishCatalogIndex } from '../functions/catalog/catalog-index.js';
 import type { IngestionRun } from '../functions/ingest/ingest-source.js';
 import { ingestorNamed, INGESTORS } from '../functions/ingest/sources.js';
 import { CRAWLABLE_SOURCES, crawlEnvironment, CrawlSettingError, isCrawlable, type CrawlRequest } from '../functions/ingest/crawl/crawlers.js';

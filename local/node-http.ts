@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { FetchHandler } from '../functions/shared/http/app.js';
-import { bytesOf } from '../functions/shared/http/bytes-response.js';
-import { withClientAddress } from '../functions/shared/http/client-address.js';
-import { logger } from '../functions/shared/observability.js';
+import type { FetchHandler } from '../functions/mcp/http/app.js';
+import { bytesOf } from '../functions/mcp/http/bytes-response.js';
+import { withClientAddress } from '../functions/mcp/http/client-address.js';
+import { logger } from '../functions/platform/observability.js';
 
 /**
  * A refused body (too large) is read on and thrown away, up to this much, so the client finishes

@@ -1,6 +1,6 @@
 // The local server process (`npm start` runs it from a bundle, see bin/local-server.mjs): the server, its
 // banner, and a stop that takes DynamoDB Local with it. Only light modules are imported up front.
-import { loadConfig } from '../functions/shared/config.js';
+import { loadConfig } from '../functions/platform/config.js';
 import { startOnExistingDatabase } from './dynamodb-local.js';
 import type { LocalServer } from './server.js';
 

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { publishCatalogIndex } from '../functions/course/catalog-index.js';
+import { publishCatalogIndex } from '../functions/catalog/catalog-index.js';
 import type { IngestionRun } from '../functions/ingest/ingest-source.js';
 import { ingestorNamed, sampleFiles, type SampleSet } from '../functions/ingest/sources.js';
-import type { Store } from '../functions/shared/store/dynamo-client.js';
-import { loadedSampleFiles, markSampleFileLoaded } from '../functions/course/catalog-store.js';
+import type { Store } from '../functions/platform/store/dynamo-client.js';
+import { loadedSampleFiles, markSampleFileLoaded } from '../functions/catalog/catalog-store.js';
 
 export const SAMPLE_DATA_DIR = path.resolve('data/sample');
 

@@ -4,18 +4,18 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { ALL_DOMAIN_TOOLS, ALL_SURFACE, completeFromCatalog, ENDPOINT_TOOLS } from '../functions/all-tools.js';
-import { parseLocalTokens } from '../functions/shared/auth/authenticator.js';
-import { loadConfig, type AppConfig } from '../functions/shared/config.js';
-import { createHttpApp, type FetchHandler } from '../functions/shared/http/app.js';
-import { authorizationServerEdge } from '../functions/shared/http/authorization-server-edge.js';
-import { buildOpenApiDocument } from '../functions/shared/http/openapi.js';
-import { loadOrCreateMasterKey } from '../functions/shared/crypto/data-keys.js';
+import { parseLocalTokens } from '../functions/platform/auth/authenticator.js';
+import { loadConfig, type AppConfig } from '../functions/platform/config.js';
+import { createHttpApp, type FetchHandler } from '../functions/mcp/http/app.js';
+import { authorizationServerEdge } from '../functions/mcp/http/authorization-server-edge.js';
+import { buildOpenApiDocument } from '../functions/mcp/http/openapi.js';
+import { loadOrCreateMasterKey } from '../functions/platform/crypto/data-keys.js';
 import { authorizationServerHandler } from '../functions/oauth/authorization-server.js';
 import { keysFromSecret } from '../functions/oauth/signing-keys.js';
 import { signInMethodFor } from '../functions/oauth/sign-in-method.js';
-import { logger } from '../functions/shared/observability.js';
-import { createServices, type Services } from '../functions/shared/services.js';
-import { inProcessRunner } from '../functions/shared/tools/contract-runner.js';
+import { logger } from '../functions/platform/observability.js';
+import { createServices, type Services } from '../functions/platform/services.js';
+import { inProcessRunner } from '../functions/mcp/tools/contract-runner.js';
 import { bootDynamoDbLocal, databaseDirOf, startDynamoDbLocal, type BootedDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { superviseEmulator } from './emulator-supervisor.js';
 import { ensureTable } from './ensure-table.js';
@@ -25,7 +25,7 @@ import type { SampleSet } from '../functions/ingest/sources.js';
 import { createNodeServer } from './node-http.js';
 import { webAppHandler } from './web-app.js';
 import { builtViewPages } from '../web/views/build.js';
-import { catalogCacheFor } from '../functions/course/catalog-cache.js';
+import { catalogCacheFor } from '../functions/catalog/catalog-cache.js';
 
 export interface LocalServer {
   url: string;
@@ -100,7 +100,6 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       localTokens: parseLocalTokens({ ...env, TN_LOCAL_TOKEN: token }, token),
       oauthJwks: oauthKeys.publicJwks,
       now: options.now,
-      contractRunner: inProcessRunner(ALL_DOMAIN_TOOLS),
     });
     await ensureTable(services.store.client, config.tableName);
     const sampleLoad = new AbortController();
@@ -133,6 +132,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       services,
       definitions: ALL_DOMAIN_TOOLS,
       endpointTools: ENDPOINT_TOOLS,
+      // One process holds every domain: a tool's calls to another domain's tools run here too.
+      contractRunner: inProcessRunner(ALL_DOMAIN_TOOLS),
       // MCP Apps views are built on their first read (esbuild, ~0.2 s) and kept for the process.
       surface: { ...ALL_SURFACE, viewPages: builtViewPages() },
       complete: completeFromCatalog,

@@ -1,5 +1,5 @@
-import { loadConfig } from '../functions/shared/config.js';
-import { createStore, type Store } from '../functions/shared/store/dynamo-client.js';
+import { loadConfig } from '../functions/platform/config.js';
+import { createStore, type Store } from '../functions/platform/store/dynamo-client.js';
 import { servingEmulatorOn } from './data-dir-lock.js';
 import { databaseDirOf, startDynamoDbLocal } from './dynamodb-local.js';
 import { ensureTable } from './ensure-table.js';

@@ -1,4 +1,4 @@
-import type { FetchHandler } from '../functions/shared/http/app.js';
+import type { FetchHandler } from '../functions/mcp/http/app.js';
 import { webAppBundle, webSecurityHeaders } from '../web/build.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { TestProject } from 'vitest/node';
 import { ALL_ACCESS_PATTERNS } from '../functions/all-access-patterns.js';
-import { describeCommand, uncoveredCommands } from '../functions/shared/store/access-pattern-matcher.js';
-import { recordEveryStore } from '../functions/shared/store/command-recorder.js';
-import { createStore } from '../functions/shared/store/dynamo-client.js';
+import { describeCommand, uncoveredCommands } from './support/store/access-pattern-matcher.js';
+import { CommandRecorder } from './support/store/command-recorder.js';
+import { createStore } from '../functions/platform/store/dynamo-client.js';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../local/dynamodb-local.js';
 import { ensureTable } from '../local/ensure-table.js';
 import { loadSampleCatalogOnce } from '../local/sample-catalog.js';
@@ -23,8 +23,9 @@ export async function setup(project: TestProject): Promise<void> {
   }
   project.provide('dynamoDbEndpoint', endpoint);
   // Loading the sample catalog runs every ingestion in this process, where test/record-store-commands.ts does not: checked here.
-  const recorder = recordEveryStore();
+  const recorder = new CommandRecorder();
   const store = createStore({ region: 'us-west-2', tableName: SHARED_CATALOG_TABLE, dynamoDbEndpoint: endpoint });
+  recorder.attach(store.client);
   await ensureTable(store.client, SHARED_CATALOG_TABLE);
   // The core sample: the full all-department files would add ~100k records no test reads (see ADR 0018).
   const runs = await loadSampleCatalogOnce(store, { set: 'core' });

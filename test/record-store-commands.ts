@@ -1,5 +1,5 @@
-import { afterAll, expect } from 'vitest';
-import { recordEveryStore } from '../functions/shared/store/command-recorder.js';
+import { afterAll, expect, vi } from 'vitest';
+import { everyStoreRecorder } from './support/store/command-recorder.js';
 
 /**
  * Every store a test file makes (the in-process local server's included) records the commands it
@@ -7,8 +7,23 @@ import { recordEveryStore } from '../functions/shared/store/command-recorder.js'
  * (functions/all-access-patterns.ts). Table management is not recorded, nor what a test sends inside
  * `unrecorded(…)` to arrange or inspect items itself. Commands of child processes (the CLI, bundled
  * Lambdas) are not seen here; the same code runs in process elsewhere in the suite.
+ *
+ * The recorder is attached by mocking createStore in test files only: production code carries no hook.
  */
-const recorder = recordEveryStore();
+vi.mock('../functions/platform/store/dynamo-client.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../functions/platform/store/dynamo-client.js')>();
+  const { everyStoreRecorder: recorderOfThisFile } = await import('./support/store/command-recorder.js');
+  return {
+    ...original,
+    createStore: (...args: Parameters<typeof original.createStore>) => {
+      const store = original.createStore(...args);
+      recorderOfThisFile().attach(store.client);
+      return store;
+    },
+  };
+});
+
+const recorder = everyStoreRecorder();
 
 afterAll(async () => {
   const commands = recorder.commands();
@@ -16,7 +31,7 @@ afterAll(async () => {
   // Loaded only when there is something to check: most unit test files send nothing.
   const [{ ALL_ACCESS_PATTERNS }, { describeCommand, uncoveredCommands }] = await Promise.all([
     import('../functions/all-access-patterns.js'),
-    import('../functions/shared/store/access-pattern-matcher.js'),
+    import('./support/store/access-pattern-matcher.js'),
   ]);
   const undeclared = uncoveredCommands(ALL_ACCESS_PATTERNS, commands).map(describeCommand);
   expect(undeclared, 'DynamoDB commands no store module declares (add an access pattern beside the code that sends them)').toEqual([]);

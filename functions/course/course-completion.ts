@@ -1,8 +1,8 @@
-import { SUBJECT_SOURCE } from '../shared/catalog/course-ref.js';
-import { INSTITUTIONS, institutionId } from '../shared/catalog/institutions.js';
-import type { CompletionKind } from '../shared/surface/surface-contract.js';
-import type { Completion, Completer } from '../shared/surface/completion.js';
-import { catalogCacheFor } from './catalog-cache.js';
+import { SUBJECT_SOURCE } from '../catalog/course-ref.js';
+import { INSTITUTIONS, institutionId } from '../catalog/institutions.js';
+import type { CompletionKind } from '../mcp/surface/surface-contract.js';
+import type { Completion, Completer } from '../mcp/surface/completion.js';
+import { catalogCacheFor } from '../catalog/catalog-cache.js';
 
 /** The protocol's cap on values per completion. */
 const MAX_VALUES = 100;

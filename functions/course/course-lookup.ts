@@ -1,11 +1,9 @@
-import * as z from 'zod/v4';
-import { parseCourseRef, type CourseRef } from '../shared/catalog/course-ref.js';
-import { DomainError } from '../shared/domain-error.js';
-import { bindTool, type ToolContract, type ToolDefinition } from '../shared/tools/define-tool.js';
-import type { ToolContext } from '../shared/tools/tool-context.js';
-import { catalogCacheFor } from './catalog-cache.js';
-import type { CourseBundle } from './catalog-store.js';
-import { levelOf, mergeFragments, type CourseView } from './course-view.js';
+import { parseCourseRef, type CourseRef } from '../catalog/course-ref.js';
+import { DomainError } from '../platform/domain-error.js';
+import type { ToolContext } from '../mcp/tools/tool-context.js';
+import { catalogCacheFor } from '../catalog/catalog-cache.js';
+import type { CourseBundle } from '../catalog/catalog-store.js';
+import { levelOf, mergeFragments, type CourseView } from '../catalog/course-view.js';
 
 export interface LoadedCourse {
   ref: CourseRef;
@@ -64,20 +62,6 @@ function viewOf(bundle: CourseBundle): CourseView {
     hours: null,
     sources: [...bundle.sections, ...bundle.grades].slice(0, 1).map((r) => r.provenance),
   };
-}
-
-/**
- * A catalog or transfer tool's binding: cached results are keyed by the catalog version, so a call
- * after an ingestion is never answered from a result cached before it.
- */
-export function bindCatalogTool<I extends z.ZodObject, O extends z.ZodType>(contract: ToolContract<I, O>, handler: ToolDefinition<I, O>['handler']): ToolDefinition<I, O> {
-  const binding = bindTool(contract, handler);
-  return contract.cacheable ? { ...binding, cacheVersion: catalogVersion } : binding;
-}
-
-/** Cache version of every catalog tool: the catalog version. */
-export async function catalogVersion(ctx: ToolContext): Promise<string> {
-  return String(await catalogCacheFor(ctx.services.store).currentVersion());
 }
 
 /** Freshness signal for confidence: 1 when ingested within a week, decaying to 0.3 over a year. */

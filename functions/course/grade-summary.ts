@@ -1,5 +1,5 @@
-import type { GradeDistribution } from '../shared/catalog/catalog-model.js';
-import { termOrder } from '../shared/catalog/terms.js';
+import type { GradeDistribution } from '../catalog/catalog-model.js';
+import { termOrder } from '../catalog/terms.js';
 
 type GradeRow = Omit<GradeDistribution, 'kind'>;
 

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../shared/tools/define-tool.js';
+import type { AnyToolDefinition } from '../mcp/tools/define-tool.js';
 import { equivalentElsewhereTool } from './tools/equivalent-elsewhere.js';
 import { getTool } from './tools/get.js';
 import { gradesTool } from './tools/grades.js';

@@ -1,4 +1,4 @@
-import type { AppConfig } from '../shared/config.js';
+import type { AppConfig } from '../platform/config.js';
 
 /**
  * The schedule ingestion runs on in AWS, as `rate(<n> <unit>)` (the EventBridge expression the stack

@@ -1,4 +1,4 @@
-import { termOrder } from '../shared/catalog/terms.js';
+import { termOrder } from '../catalog/terms.js';
 
 /**
  * One person written several ways. Sources spell the same instructor differently from term to term:

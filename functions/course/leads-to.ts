@@ -1,8 +1,8 @@
-import type { Store } from '../shared/store/dynamo-client.js';
-import { listCourseFragments } from './catalog-store.js';
-import { coursesFromFragments } from './course-view.js';
-import { requiredByOf, type Requirer } from './prerequisites/required-by.js';
-import { loadRequiredBy, saveRequiredBy } from './required-by-store.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { listCourseFragments } from '../catalog/catalog-store.js';
+import { coursesFromFragments } from '../catalog/course-view.js';
+import { requiredByOf, type Requirer } from '../catalog/required-by.js';
+import { loadRequiredBy, saveRequiredBy } from '../catalog/required-by-store.js';
 
 type Lists = Record<string, Requirer[]>;
 

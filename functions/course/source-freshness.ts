@@ -1,7 +1,7 @@
-import { institutionId } from '../shared/catalog/institutions.js';
-import { termOrder, trimesterAt } from '../shared/catalog/terms.js';
-import { CRAWL_FEEDS, CRAWLED_SOURCES, readCrawlStates, type CrawledSource, type CrawlState } from '../shared/ingestion/crawl-store.js';
-import type { Store } from '../shared/store/dynamo-client.js';
+import { institutionId } from '../catalog/institutions.js';
+import { termOrder, trimesterAt } from '../catalog/terms.js';
+import { CRAWL_FEEDS, CRAWLED_SOURCES, readCrawlStates, type CrawledSource, type CrawlState } from '../catalog/ingestion/crawl-store.js';
+import type { Store } from '../platform/store/dynamo-client.js';
 
 /** How fresh one crawled source is, as the catalog tools show it. */
 export interface SourceFreshnessView {

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { parseTerm, termOrder } from '../shared/catalog/terms.js';
+import { parseTerm, termOrder } from '../catalog/terms.js';
 
 export const TermInput = z
   .string()

@@ -1,11 +1,11 @@
-import { CatalogRecordSchema, recordId, type AdapterContext, type CatalogRecord, type RejectedRecord, type SourceAdapter } from '../shared/catalog/catalog-model.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { catalogKeys, ENTITY } from '../shared/store/keys.js';
-import { runIngestion, type IngestionRun, type PreparedBatch, type RunOptions } from '../shared/ingestion/ingestion-run.js';
-import { stableHash, type OwnedItem } from '../shared/ingestion/reconcile.js';
-import { replaceTermsOffered, type TermsOffered } from '../course/catalog-store.js';
+import { CatalogRecordSchema, recordId, type AdapterContext, type CatalogRecord, type RejectedRecord, type SourceAdapter } from '../catalog/catalog-model.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { catalogKeys, ENTITY } from '../platform/store/keys.js';
+import { runIngestion, type IngestionRun, type PreparedBatch, type RunOptions } from '../catalog/ingestion/ingestion-run.js';
+import { stableHash, type OwnedItem } from '../catalog/ingestion/reconcile.js';
+import { replaceTermsOffered, type TermsOffered } from '../catalog/catalog-store.js';
 
-export type { IngestionRun } from '../shared/ingestion/ingestion-run.js';
+export type { IngestionRun } from '../catalog/ingestion/ingestion-run.js';
 
 /** One idempotent run of a catalog source (see runIngestion): records become items of their course's partition. */
 export async function ingestSource(store: Store, adapter: SourceAdapter, origin: string, options: RunOptions = {}): Promise<IngestionRun> {

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { parseCourseRef } from '../shared/catalog/course-ref.js';
-import { parseTerm } from '../shared/catalog/terms.js';
-import type { CatalogRecord, RejectedRecord, SourceAdapter } from '../shared/catalog/catalog-model.js';
+import { parseCourseRef } from '../catalog/course-ref.js';
+import { parseTerm } from '../catalog/terms.js';
+import type { CatalogRecord, RejectedRecord, SourceAdapter } from '../catalog/catalog-model.js';
 
 /** One manifest entry; the format is documented in docs/materials-manifest.md. */
 const EntrySchema = z.object({

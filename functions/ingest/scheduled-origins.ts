@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { loadedSampleFiles, markSampleFileLoaded } from '../course/catalog-store.js';
-import { isUrlOrigin } from '../shared/ingestion/source-loader.js';
-import type { Store } from '../shared/store/dynamo-client.js';
+import { loadedSampleFiles, markSampleFileLoaded } from '../catalog/catalog-store.js';
+import { isUrlOrigin } from '../catalog/ingestion/source-loader.js';
+import type { Store } from '../platform/store/dynamo-client.js';
 import type { IngestionRun } from './ingest-source.js';
 import { ingestorNamed } from './sources.js';
 

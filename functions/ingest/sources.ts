@@ -1,9 +1,9 @@
-import type { SourceAdapter } from '../shared/catalog/catalog-model.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { ingestTransferRules, TRANSFER_SOURCE } from '../transfer/transfer-ingest.js';
+import type { SourceAdapter } from '../catalog/catalog-model.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { ingestTransferRules, TRANSFER_SOURCE } from '../transfer/ingest/transfer-ingest.js';
 import { ADAPTERS } from './adapters/index.js';
 import { ingestSource, type IngestionRun } from './ingest-source.js';
-import type { RunOptions } from '../shared/ingestion/ingestion-run.js';
+import type { RunOptions } from '../catalog/ingestion/ingestion-run.js';
 import { materialsManifestAdapter } from './materials-manifest.js';
 
 /** Every source `npm run ingest -- --source <name>` and the scheduled ingestion functions know. */

@@ -1,4 +1,4 @@
-import { AddressLimiter, ATTEMPT_LIMITS } from '../shared/auth/attempt-limits.js';
+import { AddressLimiter, ATTEMPT_LIMITS } from '../platform/auth/attempt-limits.js';
 import { fetchHandlerFor } from './fetch-bridge.js';
 import { mountInteractions, type SignInMethod } from './interactions.js';
 import { createAuthorizationServer, type AuthorizationServerOptions } from './provider.js';

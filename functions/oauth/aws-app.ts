@@ -1,8 +1,8 @@
-import { createAuthenticator } from '../shared/auth/authenticator.js';
-import { loadConfig } from '../shared/config.js';
-import { allowedOriginHostnames } from '../shared/http/allowed-origins.js';
-import { authorizationServerEdge, type FetchHandler } from '../shared/http/authorization-server-edge.js';
-import { createStore } from '../shared/store/dynamo-client.js';
+import { createAuthenticator } from '../platform/auth/authenticator.js';
+import { loadConfig } from '../platform/config.js';
+import { allowedOriginHostnames } from '../mcp/http/allowed-origins.js';
+import { authorizationServerEdge, type FetchHandler } from '../mcp/http/authorization-server-edge.js';
+import { createStore } from '../platform/store/dynamo-client.js';
 import { authorizationServerHandler } from './authorization-server.js';
 import { signInMethodFor } from './sign-in-method.js';
 import { keysFromSecret } from './signing-keys.js';

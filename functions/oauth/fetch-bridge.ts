@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toFetchResponse, toReqRes } from 'fetch-to-node';
 import type Provider from 'oidc-provider';
-import { USER_PERMISSIONS } from '../shared/auth/principal.js';
-import { clientAddressOf } from '../shared/http/client-address.js';
-import { readBody } from '../shared/http/request-body.js';
-import type { AddressLimiter } from '../shared/auth/attempt-limits.js';
+import { USER_PERMISSIONS } from '../platform/auth/principal.js';
+import { clientAddressOf } from '../mcp/http/client-address.js';
+import { readBody } from '../mcp/http/request-body.js';
+import type { AddressLimiter } from '../platform/auth/attempt-limits.js';
 import { registrationRefusal } from './registration-limits.js';
 import { issuerBasePath } from './provider.js';
 

@@ -1,4 +1,4 @@
-import { createWebLambdaHandler } from '../shared/http/lambda-adapter.js';
+import { createWebLambdaHandler } from '../mcp/http/lambda-adapter.js';
 import { awsAuthorizationServerApp } from './aws-app.js';
 
 export const handler = createWebLambdaHandler(() => awsAuthorizationServerApp());

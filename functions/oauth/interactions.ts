@@ -1,7 +1,7 @@
 import type Provider from 'oidc-provider';
 import type { ParameterizedContext } from 'koa';
-import type { AddressLimiter } from '../shared/auth/attempt-limits.js';
-import { USER_PERMISSIONS } from '../shared/auth/principal.js';
+import type { AddressLimiter } from '../platform/auth/attempt-limits.js';
+import { USER_PERMISSIONS } from '../platform/auth/principal.js';
 import { CLIENT_ADDRESS_HEADER } from './fetch-bridge.js';
 import { consentPage, errorPage, PAGE_HEADERS, signInPage, tooManyAttemptsPage } from './pages.js';
 import { issuerBasePath, REFRESH_TOKEN_TTL_SECONDS } from './provider.js';

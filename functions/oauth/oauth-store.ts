@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { forgetGrant } from '../shared/auth/grant-store.js';
-import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import { deleteAll } from '../shared/store/batch-writes.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { queryAll } from '../shared/store/query-all.js';
-import { ENTITY, oauthKeys } from '../shared/store/keys.js';
+import { forgetGrant } from '../platform/auth/grant-store.js';
+import { declareAccessPatterns, param } from '../platform/store/access-patterns.js';
+import { deleteAll } from '../platform/store/batch-writes.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { queryAll } from '../platform/store/query-all.js';
+import { ENTITY, oauthKeys } from '../platform/store/keys.js';
 
 /** Models whose artifacts belong to a grant: revoking the grant removes them. */
 const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);

@@ -1,4 +1,4 @@
-import type { UserPermission } from '../shared/auth/principal.js';
+import type { UserPermission } from '../platform/auth/principal.js';
 
 /** Plain HTML, no script: the pages work with any browser and keyboard alone. */
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

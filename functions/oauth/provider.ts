@@ -1,10 +1,10 @@
 import Provider, { errors, type Configuration } from 'oidc-provider';
-import { USER_PERMISSIONS } from '../shared/auth/principal.js';
-import { isResourceOf } from '../shared/auth/resource-identifiers.js';
-import { outboundFetch } from '../shared/net/outbound-fetch.js';
-import { urlProblem } from '../shared/net/outbound-url.js';
-import { logger } from '../shared/observability.js';
-import type { Store } from '../shared/store/dynamo-client.js';
+import { USER_PERMISSIONS } from '../platform/auth/principal.js';
+import { isResourceOf } from '../platform/auth/resource-identifiers.js';
+import { outboundFetch } from '../platform/net/outbound-fetch.js';
+import { urlProblem } from '../platform/net/outbound-url.js';
+import { logger } from '../platform/observability.js';
+import type { Store } from '../platform/store/dynamo-client.js';
 import { hashOf, OAuthStore, touchClient } from './oauth-store.js';
 import { redirectUrisAllowed, sameLoopbackExceptPort } from './redirect-policy.js';
 import type { AuthorizationServerKeys } from './signing-keys.js';

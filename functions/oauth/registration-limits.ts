@@ -1,4 +1,4 @@
-import type { AddressLimiter } from '../shared/auth/attempt-limits.js';
+import type { AddressLimiter } from '../platform/auth/attempt-limits.js';
 import { isConnectorCallback, redirectUrisAllowed } from './redirect-policy.js';
 
 /** A registration is a few hundred bytes; a larger one is not a connector's. */

@@ -1,5 +1,5 @@
-import type { AppConfig } from '../shared/config.js';
-import type { Authenticator } from '../shared/auth/authenticator.js';
+import type { AppConfig } from '../platform/config.js';
+import type { Authenticator } from '../platform/auth/authenticator.js';
 import type { SignInMethod } from './interactions.js';
 import { openIdUpstream } from './upstream-sign-in.js';
 

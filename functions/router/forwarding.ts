@@ -4,8 +4,8 @@
  * connection starts with (initialize, tools/list, resources, prompts) never parse the Lambda client.
  */
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import { remoteCompleter, remoteContractRunner } from '../shared/http/remote-executor.js';
-import { parseDomainFunctions } from '../shared/http/remote-invocation.js';
+import { remoteCompleter, remoteContractRunner } from '../mcp/http/remote-executor.js';
+import { parseDomainFunctions } from '../mcp/http/remote-invocation.js';
 
 const lambda = new LambdaClient({});
 const functionByDomain = parseDomainFunctions(process.env.TN_DOMAIN_FUNCTIONS);

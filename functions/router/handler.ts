@@ -1,9 +1,9 @@
 import { ALL_CONTRACTS, ALL_SURFACE } from '../all-contracts.js';
-import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
-import { forwardedOnly } from '../shared/tools/define-tool.js';
-import { invokeTool } from '../shared/tools/invoke-tool.js';
-import { createLambdaHandler } from '../shared/http/mcp-lambda.js';
-import { parseDomainFunctions } from '../shared/http/remote-invocation.js';
+import { ENDPOINT_TOOLS } from '../mcp/discovery/endpoint-tools.js';
+import { forwardedOnly } from '../mcp/tools/define-tool.js';
+import { invokeTool } from '../mcp/tools/invoke-tool.js';
+import { createLambdaHandler } from '../mcp/http/mcp-lambda.js';
+import { parseDomainFunctions } from '../mcp/http/remote-invocation.js';
 
 const functionByDomain = parseDomainFunctions(process.env.TN_DOMAIN_FUNCTIONS);
 let forwarding: Promise<typeof import('./forwarding.js')> | undefined;

@@ -1,6 +1,6 @@
-import type { Store } from '../shared/store/dynamo-client.js';
-import { DomainError } from '../shared/domain-error.js';
-import type { ToolContext } from '../shared/tools/tool-context.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { DomainError } from '../platform/domain-error.js';
+import type { ToolContext } from '../mcp/tools/tool-context.js';
 import type { Preferences } from '../user/preferences.js';
 import { giveBackAnswering, LEASE_RENEW_MS, renewAnswering, transitionAskRequestItem, type AskRequest } from './ask-request-store.js';
 import { appendEvents, readEventsAfter } from './event-log-store.js';

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { ENTITY, keys, sessionKeys } from '../shared/store/keys.js';
-import { consumeQuotaItem, releaseQuotaItem, type QuotaWindow } from '../shared/store/quota-counter.js';
+import { declareAccessPatterns, param } from '../platform/store/access-patterns.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { ENTITY, keys, sessionKeys } from '../platform/store/keys.js';
+import { consumeQuotaItem, releaseQuotaItem, type QuotaWindow } from '../platform/store/quota-counter.js';
 import { epochSeconds, type PendingDraft } from './session-model.js';
 
 /**

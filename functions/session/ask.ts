@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
-import { DomainError } from '../shared/domain-error.js';
-import type { ToolContext } from '../shared/tools/tool-context.js';
+import { DomainError } from '../platform/domain-error.js';
+import type { ToolContext } from '../mcp/tools/tool-context.js';
 import {
   answeringInThisProcess,
   contentHash,

@@ -1,6 +1,6 @@
-import type { Principal } from '../shared/auth/principal.js';
-import type { Services } from '../shared/services.js';
-import { keys } from '../shared/store/keys.js';
+import type { Principal } from '../platform/auth/principal.js';
+import type { Services } from '../platform/services.js';
+import { keys } from '../platform/store/keys.js';
 import { StoredCredentialSchema, type StoredCredential } from '../user/byok-credentials.js';
 import { planLimits, subscriptionFromItem } from '../user/plans.js';
 import { DEFAULT_PREFERENCES, preferencesFromItem, type Preferences } from '../user/preferences.js';

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { ENTITY, sessionKeys } from '../shared/store/keys.js';
+import { declareAccessPatterns, param } from '../platform/store/access-patterns.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { ENTITY, sessionKeys } from '../platform/store/keys.js';
 import { epochSeconds } from './session-model.js';
 
 /** The last seq this device was given (0 when it has seen nothing). */

@@ -1,5 +1,5 @@
-import type { Store } from '../shared/store/dynamo-client.js';
-import { DomainError } from '../shared/domain-error.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { DomainError } from '../platform/domain-error.js';
 import { contentHash, deleteDraftItem, putAskRequestItem, putDraftItem, transitionAskRequestItem } from './ask-request-store.js';
 import { AppendConditionFailed, appendEvents, type AppendPlan, type NewEvent } from './event-log-store.js';
 import type { PendingDraft, SessionEvent, SessionRecord } from './session-model.js';

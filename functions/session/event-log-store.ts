@@ -1,10 +1,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll } from '../shared/store/query-all.js';
-import { between, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
+import { queryAll } from '../platform/store/query-all.js';
+import { between, declareAccessPatterns, param } from '../platform/store/access-patterns.js';
 import { ulid } from 'ulid';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { ENTITY, keys, sessionKeys } from '../shared/store/keys.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { ENTITY, keys, sessionKeys } from '../platform/store/keys.js';
 import { epochSeconds, expiryAfter, itemsExpiryFor, previewFrom, SessionEventSchema, type EventType, type SessionEvent, type SessionRecord } from './session-model.js';
 import { readSession, refreshItemExpiry, sessionFromItem } from './session-store.js';
 

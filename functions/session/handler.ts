@@ -1,7 +1,7 @@
-import { KmsDataKeyProvider } from '../shared/crypto/kms-data-keys.js';
-import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
-import { createLambdaHandler } from '../shared/http/mcp-lambda.js';
-import type { ContractRunner } from '../shared/tools/contract-runner.js';
+import { KmsDataKeyProvider } from '../platform/crypto/kms-data-keys.js';
+import { ENDPOINT_TOOLS } from '../mcp/discovery/endpoint-tools.js';
+import { createLambdaHandler } from '../mcp/http/mcp-lambda.js';
+import type { ContractRunner } from '../mcp/tools/invoke-tool.js';
 import { sessionPrompts, sessionResources } from './contracts/surface.js';
 import { sessionTools } from './index.js';
 

@@ -1,5 +1,5 @@
-import type { FieldIssue } from '../shared/tools/errors.js';
-import { INPUT_BOUNDS } from '../shared/tools/input-bounds.js';
+import type { FieldIssue } from '../mcp/tools/errors.js';
+import { INPUT_BOUNDS } from '../mcp/tools/input-bounds.js';
 import type { SessionSnapshot } from './snapshot.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../shared/tools/define-tool.js';
+import type { AnyToolDefinition } from '../mcp/tools/define-tool.js';
 import { askTool } from './tools/ask.js';
 import { cancelPendingTool } from './tools/cancel-pending.js';
 import { endTool } from './tools/end.js';

@@ -1,4 +1,4 @@
-import type { CursorCodec } from '../shared/tools/pagination.js';
+import type { CursorCodec } from '../platform/cursor-codec.js';
 
 /**
  * A snapshot's proof that the user who exported it owned the session (an HMAC by this server over the

@@ -4,4 +4,4 @@
  * in the bundle a chunk of its own that the cold start never loads (LAMBDA_BUNDLING.chunkNames).
  */
 export { LambdaClient } from '@aws-sdk/client-lambda';
-export { parseDomainFunctions, remoteContractRunner } from '../shared/http/remote-executor.js';
+export { parseDomainFunctions, remoteContractRunner } from '../mcp/http/remote-executor.js';

@@ -1,8 +1,8 @@
-import type { Principal } from '../shared/auth/principal.js';
-import type { Services } from '../shared/services.js';
-import { ANONYMOUS_QUOTA_OWNER } from '../shared/store/keys.js';
-import { consumeQuota, consumeQuotaItem, quotaWindow, refusal, releaseQuota, type ConsumeResult, type QuotaWindow } from '../shared/store/quota-counter.js';
-import { DomainError } from '../shared/domain-error.js';
+import type { Principal } from '../platform/auth/principal.js';
+import type { Services } from '../platform/services.js';
+import { ANONYMOUS_QUOTA_OWNER } from '../platform/store/keys.js';
+import { consumeQuota, consumeQuotaItem, quotaWindow, refusal, releaseQuota, type ConsumeResult, type QuotaWindow } from '../platform/store/quota-counter.js';
+import { DomainError } from '../platform/domain-error.js';
 import { DAY_MS, PROMPT_QUOTA_KIND } from '../user/quota-usage.js';
 
 export { PROMPT_QUOTA_KIND };

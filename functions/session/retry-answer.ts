@@ -1,5 +1,5 @@
-import { DomainError } from '../shared/domain-error.js';
-import type { ToolContext } from '../shared/tools/tool-context.js';
+import { DomainError } from '../platform/domain-error.js';
+import type { ToolContext } from '../mcp/tools/tool-context.js';
 import { answerQuestion, type AskOutcome } from './answer-question.js';
 import {
   answeringInThisProcess,

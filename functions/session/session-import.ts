@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { ENTITY, sessionKeys } from '../shared/store/keys.js';
-import { DomainError } from '../shared/domain-error.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { ENTITY, sessionKeys } from '../platform/store/keys.js';
+import { DomainError } from '../platform/domain-error.js';
 import { contentHash, type AskRequest } from './ask-request-store.js';
 import { readAllEvents } from './event-log-store.js';
 import { effectiveExpiry, epochSeconds, expiryAfter, itemsExpiryFor, previewFrom, type SessionEvent, type SessionRecord } from './session-model.js';

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { ENTITY, sessionKeys } from '../shared/store/keys.js';
+import { declareAccessPatterns, param } from '../platform/store/access-patterns.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { ENTITY, sessionKeys } from '../platform/store/keys.js';
 import type { ListedSession } from './session-model.js';
 
 /*

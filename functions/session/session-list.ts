@@ -1,5 +1,5 @@
-import type { Page } from '../shared/tools/pagination.js';
-import type { ToolContext } from '../shared/tools/tool-context.js';
+import type { Page } from '../mcp/tools/pagination.js';
+import type { ToolContext } from '../mcp/tools/tool-context.js';
 import { loadCallerProfile } from './caller-profile.js';
 import { summaryOf, type SessionSummary } from './session-model.js';
 import { listOwnedSessions, type OwnedSessionPosition } from './session-list-store.js';

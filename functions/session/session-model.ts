@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { timestampField } from '../shared/tools/schema-helpers.js';
+import { timestampField } from '../mcp/tools/schema-helpers.js';
 
 export const EVENT_TYPES = ['user_message', 'assistant_message', 'draft', 'draft_cancelled', 'session_ended'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

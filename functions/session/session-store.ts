@@ -1,13 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteAll, putAll } from '../shared/store/batch-writes.js';
-import { queryAll } from '../shared/store/query-all.js';
-import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import type { Principal } from '../shared/auth/principal.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { ENTITY, sessionKeys } from '../shared/store/keys.js';
-import { DomainError } from '../shared/domain-error.js';
-import type { ToolContext } from '../shared/tools/tool-context.js';
+import { deleteAll, putAll } from '../platform/store/batch-writes.js';
+import { queryAll } from '../platform/store/query-all.js';
+import { beginsWith, declareAccessPatterns, param } from '../platform/store/access-patterns.js';
+import type { Principal } from '../platform/auth/principal.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { ENTITY, sessionKeys } from '../platform/store/keys.js';
+import { DomainError } from '../platform/domain-error.js';
+import type { ToolContext } from '../mcp/tools/tool-context.js';
 import { effectiveExpiry, epochSeconds, PendingDraftSchema, type PendingDraft, type SessionRecord } from './session-model.js';
 
 const NOT_FOUND_HINTS = ['Start a new session with tn_session_start; sessions expire after a period without activity.'];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/v4';
-import { timestampField } from '../shared/tools/schema-helpers.js';
+import { timestampField } from '../mcp/tools/schema-helpers.js';
 import { SessionEventSchema, SessionStateSchema, stateOf, type SessionEvent, type SessionRecord } from './session-model.js';
 
 export const SNAPSHOT_SCHEMA_VERSION = 'tutor-nexus.session-export/1';

@@ -1,6 +1,6 @@
-import { normalizeCourseCode } from '../shared/catalog/course-ref.js';
-import { DomainError } from '../shared/domain-error.js';
-import { NUMBER } from './detail-lexer.js';
+import { normalizeCourseCode } from '../catalog/course-ref.js';
+import { DomainError } from '../platform/domain-error.js';
+import { NUMBER } from './rule-text/detail-lexer.js';
 import type { AlternativeTarget, TransferRule } from './rule-model.js';
 
 /** How a receiving course (or generic credit) appears in a rule. */

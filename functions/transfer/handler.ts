@@ -1,5 +1,5 @@
-import { ENDPOINT_TOOLS } from '../shared/discovery/endpoint-tools.js';
-import { createLambdaHandler } from '../shared/http/mcp-lambda.js';
+import { ENDPOINT_TOOLS } from '../mcp/discovery/endpoint-tools.js';
+import { createLambdaHandler } from '../mcp/http/mcp-lambda.js';
 import { transferPrompts, transferResources, transferViews } from './contracts/surface.js';
 import { transferTools } from './index.js';
 

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../shared/tools/define-tool.js';
+import type { AnyToolDefinition } from '../mcp/tools/define-tool.js';
 import { compareTool } from './tools/compare.js';
 import { detailsTool } from './tools/details.js';
 import { resolveTool } from './tools/resolve.js';

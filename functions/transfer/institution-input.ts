@@ -1,7 +1,7 @@
-import { listInstitutions, type InstitutionEntry } from '../shared/catalog/institution-registry.js';
-import { findInstitution, INSTITUTIONS, nameKey } from '../shared/catalog/institutions.js';
-import { DomainError } from '../shared/domain-error.js';
-import type { Store } from '../shared/store/dynamo-client.js';
+import { listInstitutions, type InstitutionEntry } from '../catalog/institution-registry.js';
+import { findInstitution, INSTITUTIONS, nameKey } from '../catalog/institutions.js';
+import { DomainError } from '../platform/domain-error.js';
+import type { Store } from '../platform/store/dynamo-client.js';
 import { transferSenders } from './transfer-index-store.js';
 
 const describe = (i: { id: string; name: string; bctgCode?: string }) => `${i.id} (${i.name}${i.bctgCode ? `, ${i.bctgCode}` : ''})`;

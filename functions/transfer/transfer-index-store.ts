@@ -1,13 +1,13 @@
-import { listCourseFragments } from '../course/catalog-store.js';
-import { coursesFromFragments } from '../course/course-view.js';
-import { forEachAtOnce } from '../shared/at-once.js';
-import { declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import { getAll } from '../shared/store/batch-reads.js';
-import { decodeValue, encodeValue } from '../shared/store/packed-value.js';
-import { deleteAll, putAll } from '../shared/store/batch-writes.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { catalogKeys, ENTITY } from '../shared/store/keys.js';
-import { queryAll } from '../shared/store/query-all.js';
+import { listCourseFragments } from '../catalog/catalog-store.js';
+import { coursesFromFragments } from '../catalog/course-view.js';
+import { forEachAtOnce } from '../platform/at-once.js';
+import { declareAccessPatterns, param } from '../platform/store/access-patterns.js';
+import { getAll } from '../platform/store/batch-reads.js';
+import { decodeValue, encodeValue } from '../platform/store/packed-value.js';
+import { deleteAll, putAll } from '../platform/store/batch-writes.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { catalogKeys, ENTITY } from '../platform/store/keys.js';
+import { queryAll } from '../platform/store/query-all.js';
 import type { TransferRule } from './rule-model.js';
 import { ruleOf, type RoundTrips } from './transfer-store.js';
 

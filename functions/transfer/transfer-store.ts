@@ -1,11 +1,11 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import { storedRows } from '../shared/ingestion/record-packs.js';
-import { getAll } from '../shared/store/batch-reads.js';
-import { unpackBodies } from '../shared/store/packed-value.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { catalogKeys, ENTITY } from '../shared/store/keys.js';
-import { queryAll } from '../shared/store/query-all.js';
+import { beginsWith, declareAccessPatterns, param } from '../platform/store/access-patterns.js';
+import { storedRows } from '../catalog/ingestion/record-packs.js';
+import { getAll } from '../platform/store/batch-reads.js';
+import { unpackBodies } from '../platform/store/packed-value.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { catalogKeys, ENTITY } from '../platform/store/keys.js';
+import { queryAll } from '../platform/store/query-all.js';
 import type { TransferRule } from './rule-model.js';
 
 /** Round trips made by one call, for the benchmark and for `_meta`. */

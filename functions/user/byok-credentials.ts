@@ -1,10 +1,10 @@
 import { ulid } from 'ulid';
 import * as z from 'zod/v4';
-import type { DataKeyProvider } from '../shared/crypto/data-keys.js';
-import { byokEncryptionContext } from '../shared/crypto/byok-context.js';
-import { EnvelopeSchema, sealSecret } from '../shared/crypto/envelope.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { DomainError } from '../shared/domain-error.js';
+import type { DataKeyProvider } from '../platform/crypto/data-keys.js';
+import { byokEncryptionContext } from '../platform/crypto/byok-context.js';
+import { EnvelopeSchema, sealSecret } from '../platform/crypto/envelope.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { DomainError } from '../platform/domain-error.js';
 import { countCredentials, deleteCredentialItem, getCredentialItem, putCredential, queryCredentials } from './user-store.js';
 
 export const PROVIDERS = ['openai', 'anthropic', 'openai-compatible'] as const;

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../shared/tools/define-tool.js';
+import type { AnyToolDefinition } from '../mcp/tools/define-tool.js';
 import { byokAddTool } from './tools/byok-add.js';
 import { byokDeleteTool } from './tools/byok-delete.js';
 import { byokListTool } from './tools/byok-list.js';

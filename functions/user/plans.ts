@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import type { AppConfig } from '../shared/config.js';
-import type { Store } from '../shared/store/dynamo-client.js';
+import type { AppConfig } from '../platform/config.js';
+import type { Store } from '../platform/store/dynamo-client.js';
 import { getSubscriptionItem, putSubscription } from './user-store.js';
 
 export const PLANS = ['free', 'pro', 'institution'] as const;

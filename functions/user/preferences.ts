@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { findInstitution } from '../shared/catalog/institutions.js';
-import type { Store } from '../shared/store/dynamo-client.js';
+import { findInstitution } from '../catalog/institutions.js';
+import type { Store } from '../platform/store/dynamo-client.js';
 import { getPreferencesItem, updatePreferencesItem } from './user-store.js';
 
 function isTimeZone(value: string): boolean {

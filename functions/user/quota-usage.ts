@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import type { Services } from '../shared/services.js';
-import { listCounters, quotaWindow } from '../shared/store/quota-counter.js';
-import type { AnyToolDefinition } from '../shared/tools/define-tool.js';
+import type { Services } from '../platform/services.js';
+import { listCounters, quotaWindow } from '../platform/store/quota-counter.js';
+import type { AnyToolDefinition } from '../mcp/tools/define-tool.js';
 import { getSubscription, planLimits, PlanSchema } from './plans.js';
 
 export const PROMPT_QUOTA_KIND = 'prompts';

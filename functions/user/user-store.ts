@@ -1,9 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beginsWith, declareAccessPatterns, param } from '../shared/store/access-patterns.js';
-import type { Store } from '../shared/store/dynamo-client.js';
-import { queryAll } from '../shared/store/query-all.js';
-import { ENTITY, keys, userPk } from '../shared/store/keys.js';
+import { beginsWith, declareAccessPatterns, param } from '../platform/store/access-patterns.js';
+import type { Store } from '../platform/store/dynamo-client.js';
+import { queryAll } from '../platform/store/query-all.js';
+import { ENTITY, keys, userPk } from '../platform/store/keys.js';
 
 // A user's partition: BYOK credentials, preferences and subscription (quota counters: shared/store/quota-counter.ts).
 

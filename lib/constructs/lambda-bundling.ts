@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type BuildOptions, type Metafile } from 'esbuild';
-import { VIEW_PAGES_DIR } from '../../functions/shared/surface/view-pages.js';
+import { VIEW_PAGES_DIR } from '../../functions/mcp/surface/view-pages.js';
 import { buildViewPagesSync, viewNames, writeViewPages } from '../../web/views/build.js';
 
 /** The repository root: bundling resolves entries and node_modules from here. */
@@ -26,7 +26,7 @@ export const LAMBDA_BUNDLING = {
   external: [] as string[],
   // The MCP SDK's Node shims validate elicitation answers with AJV (150 KB minified) at import; this
   // server never elicits, and the SDK's own cfworker validator serves the same interface.
-  alias: { '@modelcontextprotocol/server/_shims': './functions/shared/http/mcp-runtime-shims.ts' },
+  alias: { '@modelcontextprotocol/server/_shims': './functions/mcp/http/mcp-runtime-shims.ts' },
   /**
    * Code splitting (ADR 0049): every `import()` in the code, ours and our dependencies', becomes a chunk
    * loaded when that import runs, sharing modules with the entry instead of copying them. A cold start

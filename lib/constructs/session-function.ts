@@ -3,7 +3,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { DomainFunction, type SharedFunctionSettings } from './domain-function.js';
-import { BYOK_ENCRYPTION_CONTEXT_KEYS } from '../../functions/shared/crypto/byok-context.js';
+import { BYOK_ENCRYPTION_CONTEXT_KEYS } from '../../functions/platform/crypto/byok-context.js';
 
 /**
  * Claude 3.5 Haiku: cheap and fast enough for tutoring turns. Whatever the model, it must be invokable on

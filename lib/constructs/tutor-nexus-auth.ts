@@ -13,7 +13,7 @@ import {
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { USER_PERMISSIONS } from '../../functions/shared/auth/principal.js';
+import { USER_PERMISSIONS } from '../../functions/platform/auth/principal.js';
 
 /** Where the MCP Inspector receives the authorization code. */
 export const MCP_INSPECTOR_CALLBACK = 'http://localhost:6274/oauth/callback';

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { TABLE_DEFINITION } from '../../functions/shared/store/table-definition.js';
+import { TABLE_DEFINITION } from '../../functions/platform/store/table-definition.js';
 
 /**
  * The single table. Key names, indexes and the TTL attribute come from TABLE_DEFINITION, the same

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samePerson } from '../../functions/course/instructor-names.js';
 import { ingestSource } from '../../functions/ingest/ingest-source.js';
 import { sourceNamed } from '../../functions/ingest/sources.js';
-import { readCsvTable, rowCells } from '../../functions/shared/csv.js';
+import { readCsvTable, rowCells } from '../../functions/catalog/ingestion/csv.js';
 import { launchChromium } from '../support/chromium.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { expectAccessible, expectNoSidewaysScroll, openWebPage, screenshot, type WebPage } from '../support/web-page.js';

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findInstitution } from '../../functions/shared/catalog/institutions.js';
+import { findInstitution } from '../../functions/catalog/institutions.js';
 import { launchChromium } from '../support/chromium.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { expectAccessible, expectNoSidewaysScroll, openWebPage, screenshot, type WebPage } from '../support/web-page.js';

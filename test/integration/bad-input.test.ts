@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../../functions/all-tools.js';
-import { ErrorResponseSchema } from '../../functions/shared/tools/errors.js';
+import { ErrorResponseSchema } from '../../functions/mcp/tools/errors.js';
 import { BAD_INPUTS } from '../support/bad-inputs.js';
 import { errorResponseOf } from '../support/mcp-clients.js';
 import { connectClient, startTestServer, type TestServer } from '../support/test-server.js';

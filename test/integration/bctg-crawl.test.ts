@@ -1,14 +1,14 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crawlSource } from '../../functions/ingest/crawl/crawl-source.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { catalogKeys, crawlKeys } from '../../functions/shared/store/keys.js';
-import { parseBctgApiRecords } from '../../functions/transfer/bctg-adapters.js';
-import { institutionId } from '../../functions/shared/catalog/institutions.js';
+import { unrecorded } from '../support/store/command-recorder.js';
+import { catalogKeys, crawlKeys } from '../../functions/platform/store/keys.js';
+import { parseBctgApiRecords } from '../../functions/transfer/ingest/bctg-adapters.js';
+import { institutionId } from '../../functions/catalog/institutions.js';
 import { BctgReplay, bctgFixture } from '../support/bctg-replay.js';
 import { writesDuring } from '../support/store-commands.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import type { Store } from '../../functions/shared/store/dynamo-client.js';
+import type { Store } from '../../functions/platform/store/dynamo-client.js';
 
 /** Short waits so retries and backoff run in test time; the politeness rules are the production ones. */
 const CLIENT = { backoffMs: 20, maxBackoffMs: 200, timeoutMs: 1500 };

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorResponseSchema } from '../../functions/shared/tools/errors.js';
+import { ErrorResponseSchema } from '../../functions/mcp/tools/errors.js';
 import { CLIENT_KINDS, connectAnyClient, errorResponseOf } from '../support/mcp-clients.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { putAll } from '../../functions/shared/store/batch-writes.js';
-import type { Store } from '../../functions/shared/store/dynamo-client.js';
-import { queryAll } from '../../functions/shared/store/query-all.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { putAll } from '../../functions/platform/store/batch-writes.js';
+import type { Store } from '../../functions/platform/store/dynamo-client.js';
+import { queryAll } from '../../functions/platform/store/query-all.js';
+import { unrecorded } from '../support/store/command-recorder.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;

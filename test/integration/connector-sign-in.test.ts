@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { USER_PERMISSIONS } from '../../functions/shared/auth/principal.js';
+import { USER_PERMISSIONS } from '../../functions/platform/auth/principal.js';
 import { launchChromium } from '../support/chromium.js';
 import { startCallbackServer } from '../support/oauth-browser.js';
 import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';

@@ -1,7 +1,7 @@
 import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '../../local/ensure-table.js';
-import { TABLE_DEFINITION } from '../../functions/shared/store/table-definition.js';
+import { TABLE_DEFINITION } from '../../functions/platform/store/table-definition.js';
 
 /** A client that notes the name of every command it sends. */
 function recordingClient(): { client: DynamoDBClient; sent: string[] } {

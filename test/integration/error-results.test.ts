@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../../functions/all-tools.js';
-import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
+import { createPersonalAccessToken } from '../../functions/platform/auth/personal-access-tokens.js';
 import { BAD_ARGUMENT_OBJECTS } from '../support/bad-inputs.js';
 import { CLIENT_KINDS, connectAnyClient, errorResponseOf, type AnyClient } from '../support/mcp-clients.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SHARED_DB_FILE, startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import { ensureTable } from '../../local/ensure-table.js';
 import { stageFirstLoad } from '../../local/first-load.js';
-import { createStore } from '../../functions/shared/store/dynamo-client.js';
-import { getCatalogVersion, loadedSampleFiles, markSampleFileLoaded } from '../../functions/course/catalog-store.js';
-import { loadSearchIndex } from '../../functions/course/search/search-index-store.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { createStore } from '../../functions/platform/store/dynamo-client.js';
+import { getCatalogVersion, loadedSampleFiles, markSampleFileLoaded } from '../../functions/catalog/catalog-store.js';
+import { loadSearchIndex } from '../../functions/catalog/search/search-index-store.js';
+import { unrecorded } from '../support/store/command-recorder.js';
 import { startTestServer } from '../support/test-server.js';
 
 const TIMEOUT = 120_000;

@@ -4,7 +4,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestSource } from '../../functions/ingest/ingest-source.js';
 import { sourceNamed } from '../../functions/ingest/sources.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { unrecorded } from '../support/store/command-recorder.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { courseRowsStored } from '../support/course-rows.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../../functions/all-tools.js';
-import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
-import { ErrorResponseSchema } from '../../functions/shared/tools/errors.js';
-import { jsonSchemasOf } from '../../functions/shared/tools/json-schemas.js';
+import { createPersonalAccessToken } from '../../functions/platform/auth/personal-access-tokens.js';
+import { ErrorResponseSchema } from '../../functions/mcp/tools/errors.js';
+import { jsonSchemasOf } from '../../functions/mcp/tools/json-schemas.js';
 import { createFuzzer } from '../support/input-fuzzer.js';
 import { connectAnyClient, errorResponseOf, type AnyClient } from '../support/mcp-clients.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestSource } from '../../functions/ingest/ingest-source.js';
 import { sourceNamed } from '../../functions/ingest/sources.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { unrecorded } from '../support/store/command-recorder.js';
 import { courseRowsStored } from '../support/course-rows.js';
 
 let server: TestServer;

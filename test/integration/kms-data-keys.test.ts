@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KmsDataKeyProvider } from '../../functions/shared/crypto/kms-data-keys.js';
-import { openSecret, sealSecret } from '../../functions/shared/crypto/envelope.js';
+import { KmsDataKeyProvider } from '../../functions/platform/crypto/kms-data-keys.js';
+import { openSecret, sealSecret } from '../../functions/platform/crypto/envelope.js';
 
 /**
  * KMS cannot run here, so this speaks its wire protocol (AWS JSON 1.1, TrentService) on 127.0.0.1

@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { InvokeCommand } from '@aws-sdk/client-lambda';
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
-import { createStore } from '../../functions/shared/store/dynamo-client.js';
+import { createPersonalAccessToken } from '../../functions/platform/auth/personal-access-tokens.js';
+import { createStore } from '../../functions/platform/store/dynamo-client.js';
 import { ensureTable } from '../../local/ensure-table.js';
 import { apiGatewayEvent, installLambdaStreamingRuntime, invokeStreaming, lambdaContext } from '../support/lambda-runtime.js';
 
@@ -89,11 +89,11 @@ function lambdaRunningUserHandler() {
 
 describe('/mcp router forwarding', () => {
   it('forwards each call to its domain function and maps a failing domain to SERVICE_UNAVAILABLE', async () => {
-    const { remoteExecutor } = await import('../../functions/shared/http/remote-executor.js');
+    const { remoteExecutor } = await import('../../functions/mcp/http/remote-executor.js');
     const { ALL_DOMAIN_TOOLS } = await import('../../functions/all-tools.js');
-    const { ToolRegistry } = await import('../../functions/shared/tools/registry.js');
-    const { createServices } = await import('../../functions/shared/services.js');
-    const { loadConfig } = await import('../../functions/shared/config.js');
+    const { ToolRegistry } = await import('../../functions/mcp/tools/registry.js');
+    const { createServices } = await import('../../functions/platform/services.js');
+    const { loadConfig } = await import('../../functions/platform/config.js');
     const services = await createServices(loadConfig());
     const registry = new ToolRegistry('tn_', ALL_DOMAIN_TOOLS);
     const { lambda, invoked } = lambdaRunningUserHandler();
@@ -108,7 +108,7 @@ describe('/mcp router forwarding', () => {
     const ok = await remoteExecutor(lambda as never, { user: 'user-fn' })(registry.get('tn_user_quota')!, {}, request);
     expect(ok.ok).toBe(true);
     expect(invoked).toEqual(['user-fn']);
-    const { logger } = await import('../../functions/shared/observability.js');
+    const { logger } = await import('../../functions/platform/observability.js');
     const logged = vi.spyOn(logger, 'error').mockImplementation(() => {});
     const failed = await remoteExecutor(lambda as never, { user: 'broken' })(registry.get('tn_user_quota')!, {}, request);
     expect(failed.ok).toBe(false);
@@ -147,9 +147,9 @@ describe('a domain function without a completer', () => {
 describe('completion forwarded from the router to the course function', () => {
   it('answers a tn.complete event in the course function, and the router\'s completer relays it', async () => {
     const { handler: courseHandler } = await import('../../functions/course/handler.js');
-    const { remoteCompleter } = await import('../../functions/shared/http/remote-executor.js');
-    const { createServices } = await import('../../functions/shared/services.js');
-    const { loadConfig } = await import('../../functions/shared/config.js');
+    const { remoteCompleter } = await import('../../functions/mcp/http/remote-executor.js');
+    const { createServices } = await import('../../functions/platform/services.js');
+    const { loadConfig } = await import('../../functions/platform/config.js');
     const invoked: string[] = [];
     const lambda = {
       async send(command: InvokeCommand) {
@@ -169,13 +169,13 @@ describe('completion forwarded from the router to the course function', () => {
 
 describe("the session function's contract runner (the tutor's lookups)", () => {
   it('runs another domain\'s tool by its contract in that domain\'s function, and answers SERVICE_UNAVAILABLE where none is configured', async () => {
-    const { remoteContractRunner } = await import('../../functions/shared/http/remote-executor.js');
+    const { remoteContractRunner } = await import('../../functions/mcp/http/remote-executor.js');
     const { subscriptionContract } = await import('../../functions/user/contracts/subscription.js');
     const { getContract } = await import('../../functions/course/contracts/get.js');
-    const { forwardedOnly } = await import('../../functions/shared/tools/define-tool.js');
-    const { ToolRegistry } = await import('../../functions/shared/tools/registry.js');
-    const { createServices } = await import('../../functions/shared/services.js');
-    const { loadConfig } = await import('../../functions/shared/config.js');
+    const { forwardedOnly } = await import('../../functions/mcp/tools/define-tool.js');
+    const { ToolRegistry } = await import('../../functions/mcp/tools/registry.js');
+    const { createServices } = await import('../../functions/platform/services.js');
+    const { loadConfig } = await import('../../functions/platform/config.js');
     const services = await createServices(loadConfig());
     const { lambda, invoked } = lambdaRunningUserHandler();
     const request = (toolName: string) => ({
@@ -189,7 +189,7 @@ describe("the session function's contract runner (the tutor's lookups)", () => {
     const run = remoteContractRunner(lambda as never, { user: 'user-fn' });
     const ok = await run(subscriptionContract, {}, request('tn_user_subscription'));
     expect(ok.ok && (ok.data as { plan: string }).plan).toBe('free');
-    const { logger } = await import('../../functions/shared/observability.js');
+    const { logger } = await import('../../functions/platform/observability.js');
     const logged = vi.spyOn(logger, 'error').mockImplementation(() => {});
     const missing = await run(getContract, { course: 'sfu:CMPT 120' }, request('tn_course_get'));
     expect(!missing.ok && missing.error.code).toBe('SERVICE_UNAVAILABLE');

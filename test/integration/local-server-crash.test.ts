@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
 import { alive, emulatorsOn, startServerProcess, waitUntil, type ServerProcess } from '../support/server-process.js';
-import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
+import { createPersonalAccessToken } from '../../functions/platform/auth/personal-access-tokens.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import { runTn } from '../support/cli-process.js';
 import { commandOf, descendantsOf } from '../support/server-process.js';

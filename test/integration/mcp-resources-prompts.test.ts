@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_KINDS, type ClientKind } from '../support/mcp-clients.js';
 import { connectClient, SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
-import { findInstitution } from '../../functions/shared/catalog/institutions.js';
+import { findInstitution } from '../../functions/catalog/institutions.js';
 
 /** What these tests need of either SDK's client: the host-facing surface beside tools. */
 interface SurfaceClient {

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { importJWK, SignJWT } from 'jose';
 import { keysFromSecret } from '../../functions/oauth/signing-keys.js';
-import { loadOrCreateMasterKey } from '../../functions/shared/crypto/data-keys.js';
+import { loadOrCreateMasterKey } from '../../functions/platform/crypto/data-keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashOf } from '../../functions/oauth/oauth-store.js';
-import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
-import { oauthKeys } from '../../functions/shared/store/keys.js';
+import { createPersonalAccessToken } from '../../functions/platform/auth/personal-access-tokens.js';
+import { oauthKeys } from '../../functions/platform/store/keys.js';
 import { CookieBrowser, pkcePair } from '../support/oauth-browser.js';
 import { startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
 

@@ -1,6 +1,6 @@
 import { generateKeyPair, importJWK, SignJWT } from 'jose';
 import { keysFromSecret } from '../../functions/oauth/signing-keys.js';
-import { loadOrCreateMasterKey } from '../../functions/shared/crypto/data-keys.js';
+import { loadOrCreateMasterKey } from '../../functions/platform/crypto/data-keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieBrowser, pkcePair } from '../support/oauth-browser.js';
 import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isNonPublicAddress } from '../../functions/shared/net/ip-address.js';
+import { isNonPublicAddress } from '../../functions/platform/net/ip-address.js';
 import { pkcePair } from '../support/oauth-browser.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consumeQuota, quotaWindow, readCounter, releaseQuota } from '../../functions/shared/store/quota-counter.js';
+import { consumeQuota, quotaWindow, readCounter, releaseQuota } from '../../functions/platform/store/quota-counter.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;

@@ -1,13 +1,13 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCourseBundle, listTermsOffered, replaceTermsOffered } from '../../functions/course/catalog-store.js';
-import { isPackItem, packItems, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
-import { putAll } from '../../functions/shared/store/batch-writes.js';
-import { encodeValue } from '../../functions/shared/store/packed-value.js';
-import { reconcile, stableHash } from '../../functions/shared/ingestion/reconcile.js';
+import { getCourseBundle, listTermsOffered, replaceTermsOffered } from '../../functions/catalog/catalog-store.js';
+import { isPackItem, packItems, rowsOf } from '../../functions/catalog/ingestion/record-packs.js';
+import { putAll } from '../../functions/platform/store/batch-writes.js';
+import { encodeValue } from '../../functions/platform/store/packed-value.js';
+import { reconcile, stableHash } from '../../functions/catalog/ingestion/reconcile.js';
 import { gradeRow, runClock } from '../support/grade-rows.js';
-import { CommandRecorder, unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
+import { CommandRecorder, unrecorded } from '../support/store/command-recorder.js';
+import { catalogKeys, ENTITY } from '../../functions/platform/store/keys.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**

@@ -1,9 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { createStore, type Store } from '../../functions/shared/store/dynamo-client.js';
-import { crawlKeys } from '../../functions/shared/store/keys.js';
+import { unrecorded } from '../support/store/command-recorder.js';
+import { createStore, type Store } from '../../functions/platform/store/dynamo-client.js';
+import { crawlKeys } from '../../functions/platform/store/keys.js';
 import { ensureTable } from '../../local/ensure-table.js';
 import { lambdaContext } from '../support/lambda-runtime.js';
 import { commandsDuring } from '../support/store-commands.js';

@@ -1,13 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { catalogIndexFor, publishCatalogIndex } from '../../functions/course/catalog-index.js';
-import { getCatalogVersion } from '../../functions/course/catalog-store.js';
-import { decodeIndex } from '../../functions/course/search/index-codec.js';
-import { loadSearchIndex, saveSearchIndex } from '../../functions/course/search/search-index-store.js';
+import { catalogIndexFor, publishCatalogIndex } from '../../functions/catalog/catalog-index.js';
+import { getCatalogVersion } from '../../functions/catalog/catalog-store.js';
+import { decodeIndex } from '../../functions/catalog/search/index-codec.js';
+import { loadSearchIndex, saveSearchIndex } from '../../functions/catalog/search/search-index-store.js';
 import { ingestSource } from '../../functions/ingest/ingest-source.js';
 import { sourceNamed } from '../../functions/ingest/sources.js';
-import { createStore } from '../../functions/shared/store/dynamo-client.js';
+import { createStore } from '../../functions/platform/store/dynamo-client.js';
 import { commandsDuring } from '../support/store-commands.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

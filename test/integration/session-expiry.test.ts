@@ -1,14 +1,14 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { ANONYMOUS } from '../../functions/shared/auth/principal.js';
-import { createStore, type Store } from '../../functions/shared/store/dynamo-client.js';
-import { sessionKeys } from '../../functions/shared/store/keys.js';
+import { ANONYMOUS } from '../../functions/platform/auth/principal.js';
+import { createStore, type Store } from '../../functions/platform/store/dynamo-client.js';
+import { sessionKeys } from '../../functions/platform/store/keys.js';
 import { appendEvents } from '../../functions/session/event-log-store.js';
 import { DAY_MS, epochSeconds, expiryAfter, itemsExpiryFor, type SessionRecord } from '../../functions/session/session-model.js';
 import { createSession, openSession, readSession } from '../../functions/session/session-store.js';
 import { ensureTable } from '../../local/ensure-table.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { unrecorded } from '../support/store/command-recorder.js';
 
 const RETENTION_DAYS = 30;
 const T0 = new Date('2026-11-01T00:00:00.000Z');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { ulid } from 'ulid';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
+import { createPersonalAccessToken } from '../../functions/platform/auth/personal-access-tokens.js';
 import { ensureTable } from '../../local/ensure-table.js';
 import { startFakeProvider, type FakeProvider } from '../support/fake-llm-provider.js';
 import { apiGatewayEvent, installLambdaStreamingRuntime, lambdaContext } from '../support/lambda-runtime.js';
@@ -14,7 +14,7 @@ const OPENAI_KEY = 'sk-proj-LAMBDAsecretSECRETsecret0004';
 let sessionHandler: unknown;
 let token: string;
 let provider: FakeProvider;
-let services: Awaited<ReturnType<typeof import('../../functions/shared/services.js').createServices>>;
+let services: Awaited<ReturnType<typeof import('../../functions/platform/services.js').createServices>>;
 
 beforeAll(async () => {
   provider = await startFakeProvider({ acceptKeys: [OPENAI_KEY] });
@@ -24,8 +24,8 @@ beforeAll(async () => {
     TN_DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'tn-session-lambda-')),
     TN_OPENAI_BASE_URL: provider.openaiBaseUrl,
   });
-  const { createServices } = await import('../../functions/shared/services.js');
-  const { loadConfig } = await import('../../functions/shared/config.js');
+  const { createServices } = await import('../../functions/platform/services.js');
+  const { loadConfig } = await import('../../functions/platform/config.js');
   services = await createServices(loadConfig());
   await ensureTable(services.store.client, services.config.tableName);
   ({ token } = await createPersonalAccessToken(services.store, { userId: 'lambda-student' }));
@@ -125,9 +125,9 @@ function streamingLambda(handler: unknown) {
 
 describe('/mcp router relaying a streamed answer', () => {
   it('passes each progress update on as it arrives when the client asked for progress', async () => {
-    const { remoteExecutor } = await import('../../functions/shared/http/remote-executor.js');
+    const { remoteExecutor } = await import('../../functions/mcp/http/remote-executor.js');
     const { ALL_DOMAIN_TOOLS } = await import('../../functions/all-tools.js');
-    const { ToolRegistry } = await import('../../functions/shared/tools/registry.js');
+    const { ToolRegistry } = await import('../../functions/mcp/tools/registry.js');
     const registry = new ToolRegistry('tn_', ALL_DOMAIN_TOOLS);
     const principal = { kind: 'user' as const, userId: 'lambda-student', permissions: new Set(['session:read', 'session:write']), via: 'jwt' as const };
     const base = { principal, traceId: 'c'.repeat(32), services, registry };

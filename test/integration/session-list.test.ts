@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { sessionKeys } from '../../functions/shared/store/keys.js';
+import { unrecorded } from '../support/store/command-recorder.js';
+import { sessionKeys } from '../../functions/platform/store/keys.js';
 import { CLIENT_KINDS, connectAnyClient, errorResponseOf, type AnyClient } from '../support/mcp-clients.js';
 import { expectOk } from '../support/rest-expectations.js';
 import { SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';

@@ -1,12 +1,12 @@
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checksumOf, type SessionSnapshot } from '../../functions/session/snapshot.js';
-import { sessionKeys } from '../../functions/shared/store/keys.js';
+import { sessionKeys } from '../../functions/platform/store/keys.js';
 import { expectFailure, expectOk } from '../support/rest-expectations.js';
 import type { FakeProvider } from '../support/fake-llm-provider.js';
 import { startTutoringServer, type TutoringFixture } from '../support/tutoring-fixture.js';
 import { SECOND_TOKEN, TEST_TOKEN, type TestServer } from '../support/test-server.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { unrecorded } from '../support/store/command-recorder.js';
 
 const OPENAI_KEY = 'sk-proj-SYNCsecretSYNCsecretSYNC7311';
 

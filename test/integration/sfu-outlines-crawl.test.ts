@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crawlSource } from '../../functions/ingest/crawl/crawl-source.js';
 import { atOrBefore } from '../../functions/ingest/crawl/crawler.js';
-import type { Store } from '../../functions/shared/store/dynamo-client.js';
+import type { Store } from '../../functions/platform/store/dynamo-client.js';
 import { readCrawlFreshness } from '../../functions/course/source-freshness.js';
-import { crawlKeys } from '../../functions/shared/store/keys.js';
+import { crawlKeys } from '../../functions/platform/store/keys.js';
 import { sfuFixture, SfuOutlinesReplay } from '../support/sfu-outlines-replay.js';
 import { writesDuring } from '../support/store-commands.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

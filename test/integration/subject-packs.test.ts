@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCourseBundle, listCourseFragments } from '../../functions/course/catalog-store.js';
-import { isPackItem, packItems, rowKey, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
-import { reconcile, stableHash, type OwnedItem } from '../../functions/shared/ingestion/reconcile.js';
-import { putAll } from '../../functions/shared/store/batch-writes.js';
-import { CommandRecorder, unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
+import { getCourseBundle, listCourseFragments } from '../../functions/catalog/catalog-store.js';
+import { isPackItem, packItems, rowKey, rowsOf } from '../../functions/catalog/ingestion/record-packs.js';
+import { reconcile, stableHash, type OwnedItem } from '../../functions/catalog/ingestion/reconcile.js';
+import { putAll } from '../../functions/platform/store/batch-writes.js';
+import { CommandRecorder, unrecorded } from '../support/store/command-recorder.js';
+import { catalogKeys, ENTITY } from '../../functions/platform/store/keys.js';
 import { courseRowsStored } from '../support/course-rows.js';
 import { gradeRow, runClock } from '../support/grade-rows.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

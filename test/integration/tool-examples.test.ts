@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../../functions/all-tools.js';
-import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
-import { ErrorResponseSchema } from '../../functions/shared/tools/errors.js';
+import { createPersonalAccessToken } from '../../functions/platform/auth/personal-access-tokens.js';
+import { ErrorResponseSchema } from '../../functions/mcp/tools/errors.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const TOOLS = [...ALL_DOMAIN_TOOLS, ...ENDPOINT_TOOLS];

@@ -2,12 +2,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestTransferRules } from '../../functions/transfer/transfer-ingest.js';
+import { ingestTransferRules } from '../../functions/transfer/ingest/transfer-ingest.js';
 import { ruleOf } from '../../functions/transfer/transfer-store.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { ROWS_BY_PARTITION, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
-import { decodeValue, encodeValue } from '../../functions/shared/store/packed-value.js';
+import { unrecorded } from '../support/store/command-recorder.js';
+import { ROWS_BY_PARTITION, rowsOf } from '../../functions/catalog/ingestion/record-packs.js';
+import { decodeValue, encodeValue } from '../../functions/platform/store/packed-value.js';
 
 let server: TestServer;
 let langara: { courses: any[] };

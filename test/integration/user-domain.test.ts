@@ -1,10 +1,10 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPersonalAccessToken } from '../../functions/shared/auth/personal-access-tokens.js';
-import { keys } from '../../functions/shared/store/keys.js';
+import { createPersonalAccessToken } from '../../functions/platform/auth/personal-access-tokens.js';
+import { keys } from '../../functions/platform/store/keys.js';
 import { setPlan } from '../../functions/user/plans.js';
 import { connectClient, SECOND_TOKEN, startTestServer, TEST_TOKEN, type TestServer } from '../support/test-server.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
+import { unrecorded } from '../support/store/command-recorder.js';
 
 const ANTHROPIC_KEY = 'sk-ant-api03-SECRETsecretSECRETsecret-tail7788';
 const OPENAI_KEY = 'sk-proj-SECRETsecretSECRETsecretOPEN4455';

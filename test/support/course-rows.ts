@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { isPackItem, rowsOf } from '../../functions/shared/ingestion/record-packs.js';
-import type { Store } from '../../functions/shared/store/dynamo-client.js';
-import { unrecorded } from '../../functions/shared/store/command-recorder.js';
-import { catalogKeys } from '../../functions/shared/store/keys.js';
+import { isPackItem, rowsOf } from '../../functions/catalog/ingestion/record-packs.js';
+import type { Store } from '../../functions/platform/store/dynamo-client.js';
+import { unrecorded } from './store/command-recorder.js';
+import { catalogKeys } from '../../functions/platform/store/keys.js';
 
 const partition = async (store: Store, pk: string) =>
   (await unrecorded(() => store.doc.send(new QueryCommand({ TableName: store.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk } })))).Items ?? [];

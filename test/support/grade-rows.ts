@@ -1,5 +1,5 @@
-import { stableHash, type OwnedItem } from '../../functions/shared/ingestion/reconcile.js';
-import { catalogKeys, ENTITY } from '../../functions/shared/store/keys.js';
+import { stableHash, type OwnedItem } from '../../functions/catalog/ingestion/reconcile.js';
+import { catalogKeys, ENTITY } from '../../functions/platform/store/keys.js';
 
 /** Where a row is stored: an item of its own (before packs), a pack in its course's partition, or its subject level's pack. */
 export type Placement = 'own-item' | 'course-pack' | 'subject-pack';

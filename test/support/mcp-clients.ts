@@ -1,7 +1,7 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'vitest';
-import { ErrorResponseSchema, type ErrorResponse } from '../../functions/shared/tools/errors.js';
+import { ErrorResponseSchema, type ErrorResponse } from '../../functions/mcp/tools/errors.js';
 import { connectClient, TEST_TOKEN } from './test-server.js';
 
 /** The clients real hosts embed: SDK v1 (most hosts today) and SDK v2 in both protocol eras. */

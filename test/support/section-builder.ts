@@ -1,4 +1,4 @@
-import type { Meeting, Section } from '../../functions/shared/catalog/catalog-model.js';
+import type { Meeting, Section } from '../../functions/catalog/catalog-model.js';
 
 type Day = Meeting['days'][number];
 

@@ -1,4 +1,4 @@
-import type { Store } from '../../functions/shared/store/dynamo-client.js';
+import type { Store } from '../../functions/platform/store/dynamo-client.js';
 
 /** The DynamoDB commands a store sends while `fn` runs, in order (e.g. 'QueryCommand'). */
 export async function commandsDuring<T>(store: Store, fn: () => Promise<T>): Promise<{ result: T; sent: string[] }> {

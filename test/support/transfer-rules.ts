@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseBctgFile } from '../../functions/transfer/bctg-adapters.js';
+import { parseBctgFile } from '../../functions/transfer/ingest/bctg-adapters.js';
 import type { TransferRule } from '../../functions/transfer/rule-model.js';
 
 const SAMPLE = 'data/sample/bctransferguide';

@@ -2,9 +2,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ALL_ACCESS_PATTERNS } from '../../functions/all-access-patterns.js';
-import { coveringPattern, declarationProblems, describeCommand, uncoveredCommands } from '../../functions/shared/store/access-pattern-matcher.js';
-import { CommandRecorder, recordedCommand, unrecorded, type RecordedCommand } from '../../functions/shared/store/command-recorder.js';
-import { catalogKeys, keys, oauthKeys, sessionKeys, userPk } from '../../functions/shared/store/keys.js';
+import { coveringPattern, declarationProblems, describeCommand, uncoveredCommands } from '../support/store/access-pattern-matcher.js';
+import { CommandRecorder, recordedCommand, unrecorded, type RecordedCommand } from '../support/store/command-recorder.js';
+import { catalogKeys, keys, oauthKeys, sessionKeys, userPk } from '../../functions/platform/store/keys.js';
 
 const SESSION = '01JABCDEFGHJKMNPQRSTVWXYZ0';
 const query = (input: Record<string, unknown>) => recordedCommand('QueryCommand', input)!;

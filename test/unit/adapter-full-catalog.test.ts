@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CatalogRecordSchema, type CourseFragment, type GradeDistribution, type Section } from '../../functions/shared/catalog/catalog-model.js';
+import { CatalogRecordSchema, type CourseFragment, type GradeDistribution, type Section } from '../../functions/catalog/catalog-model.js';
 import { findAdapter } from '../../functions/ingest/adapters/index.js';
 import { splitCalendarDescription, stripCampusSuffixes } from '../../functions/ingest/adapters/ubc-calendar.js';
 import { kualiNode, kualiText, kualiTree } from '../../functions/ingest/adapters/uvic.js';

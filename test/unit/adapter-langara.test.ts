@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CatalogRecordSchema, type CourseFragment, type Section } from '../../functions/shared/catalog/catalog-model.js';
+import { CatalogRecordSchema, type CourseFragment, type Section } from '../../functions/catalog/catalog-model.js';
 import { findAdapter } from '../../functions/ingest/adapters/index.js';
 import { parseLangaraDays, parseLangaraTime, retrievedAtFrom } from '../../functions/ingest/adapters/langara-schedule.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CourseFragment, Section } from '../../functions/shared/catalog/catalog-model.js';
-import { parseCsv } from '../../functions/shared/csv.js';
+import type { CourseFragment, Section } from '../../functions/catalog/catalog-model.js';
+import { parseCsv } from '../../functions/catalog/ingestion/csv.js';
 import { ADAPTERS, findAdapter } from '../../functions/ingest/adapters/index.js';
 
 const context = { ingestedAt: '2026-01-01T00:00:00.000Z', origin: 'broken-file.json' };

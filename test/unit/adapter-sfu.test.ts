@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CatalogRecordSchema, recordId, type CourseFragment, type Offering, type Section } from '../../functions/shared/catalog/catalog-model.js';
+import { CatalogRecordSchema, recordId, type CourseFragment, type Offering, type Section } from '../../functions/catalog/catalog-model.js';
 import { parseSfuDays, padTime } from '../../functions/ingest/adapters/sfu-sections.js';
 import { findAdapter } from '../../functions/ingest/adapters/index.js';
 

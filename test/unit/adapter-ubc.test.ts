@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CatalogRecordSchema, type CourseFragment, type GradeDistribution } from '../../functions/shared/catalog/catalog-model.js';
+import { CatalogRecordSchema, type CourseFragment, type GradeDistribution } from '../../functions/catalog/catalog-model.js';
 import { findAdapter } from '../../functions/ingest/adapters/index.js';
 import { detectFormat } from '../../functions/ingest/adapters/ubc-grades.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forEachAtOnce } from '../../functions/shared/at-once.js';
+import { forEachAtOnce } from '../../functions/platform/at-once.js';
 
 describe('forEachAtOnce', () => {
   const tick = () => new Promise((resolve) => setTimeout(resolve, 1));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakingChanges, type JsonSchema, type ToolContract } from '../../functions/shared/contract/tool-contract.js';
+import { breakingChanges, type JsonSchema, type ToolContract } from '../../functions/mcp/contract/tool-contract.js';
 
 const tool = (input: Record<string, JsonSchema>, required: string[], output: Record<string, JsonSchema>) => ({
   name: 'tn_user_thing',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeCourseCode, parseCourseRef } from '../../functions/shared/catalog/course-ref.js';
-import { findInstitution, institutionId } from '../../functions/shared/catalog/institutions.js';
+import { normalizeCourseCode, parseCourseRef } from '../../functions/catalog/course-ref.js';
+import { findInstitution, institutionId } from '../../functions/catalog/institutions.js';
 
 describe('course references', () => {
   it.each([

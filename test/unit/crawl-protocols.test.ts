@@ -7,7 +7,7 @@ import { atOrBefore, keyBefore } from '../../functions/ingest/crawl/crawler.js';
 import { field, numberField, withCanonicalKeys } from '../../functions/ingest/crawl/json-keys.js';
 import { isoDate, readList, readOutline } from '../../functions/ingest/crawl/sfu-outlines-api.js';
 import { currentSfuTerm, sfuTerm } from '../../functions/ingest/crawl/sfu-outlines-crawler.js';
-import { parseBctgApiRecords } from '../../functions/transfer/bctg-adapters.js';
+import { parseBctgApiRecords } from '../../functions/transfer/ingest/bctg-adapters.js';
 
 const SAMPLE = readFileSync('data/sample/bctransferguide/bctg-search-from-response-sample.json', 'utf8');
 

@@ -2,8 +2,8 @@ import { mkdtemp, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LocalDataKeyProvider, loadOrCreateMasterKey } from '../../functions/shared/crypto/data-keys.js';
-import { openSecret, sealSecret } from '../../functions/shared/crypto/envelope.js';
+import { LocalDataKeyProvider, loadOrCreateMasterKey } from '../../functions/platform/crypto/data-keys.js';
+import { openSecret, sealSecret } from '../../functions/platform/crypto/envelope.js';
 
 describe('envelope encryption with the local master key', () => {
   it('creates the master key once with 0600 permissions and reuses it', async () => {

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOMAIN_ERROR_KINDS, DomainError, type DomainErrorKind } from '../../functions/shared/domain-error.js';
-import { mapError, type ErrorCode } from '../../functions/shared/tools/errors.js';
-import { quotaWindow } from '../../functions/shared/store/quota-counter.js';
+import { DOMAIN_ERROR_KINDS, DomainError, type DomainErrorKind } from '../../functions/platform/domain-error.js';
+import { mapError, type ErrorCode } from '../../functions/mcp/tools/errors.js';
+import { quotaWindow } from '../../functions/platform/store/quota-counter.js';
 
 /** Written out here, not read from the table, so a changed mapping shows up as a failing line. */
 const EXPECTED: Record<DomainErrorKind, [ErrorCode, number]> = {
@@ -55,8 +55,8 @@ describe('domain errors at the tool edge', () => {
 });
 
 /** Only these speak ErrorResponse codes; everything else throws DomainError (ADR 0015). */
-const EDGE = /^functions\/(?:[^/]+\/tools|shared\/http|shared\/auth|router)\//;
-const ERRORS_MODULE = 'functions/shared/tools/errors.ts';
+const EDGE = /^functions\/(?:[^/]+\/tools|mcp\/http|router)\//;
+const ERRORS_MODULE = 'functions/mcp/tools/errors.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -80,8 +80,8 @@ describe('ToolError stays at the edge', () => {
   const importers = toolErrorImporters();
 
   it('finds the edge files that import it (the reader is not blind)', () => {
-    expect(importers).toContain('functions/shared/tools/invoke-tool.ts');
-    expect(importers).toContain('functions/shared/http/rest.ts');
+    expect(importers).toContain('functions/mcp/tools/invoke-tool.ts');
+    expect(importers).toContain('functions/mcp/http/rest.ts');
   });
 
   it('is imported by no domain module', () => {

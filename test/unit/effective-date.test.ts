@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveDate, effectiveDateInput, institutionTimeZone } from '../../functions/shared/catalog/effective-date.js';
+import { effectiveDate, effectiveDateInput, institutionTimeZone } from '../../functions/catalog/effective-date.js';
 
 const input = effectiveDateInput('When');
 const VANCOUVER = 'America/Vancouver';

@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
 import { describe, expect, it } from 'vitest';
-import { buildAgentHints, computeConfidence } from '../../functions/shared/tools/agent-hints.js';
-import { ERROR_CODES, mapError, ToolError, validationError } from '../../functions/shared/tools/errors.js';
-import { quotaWindow } from '../../functions/shared/store/quota-counter.js';
+import { buildAgentHints, computeConfidence } from '../../functions/mcp/tools/agent-hints.js';
+import { ERROR_CODES, mapError, ToolError, validationError } from '../../functions/mcp/tools/errors.js';
+import { quotaWindow } from '../../functions/platform/store/quota-counter.js';
 
 describe('error mapping', () => {
   it('maps each code to its HTTP status and an instruction', () => {

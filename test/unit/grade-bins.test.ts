@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { binRange, distinctBins } from '../../functions/course/grade-bins.js';
 import { ubcGradesAdapter } from '../../functions/ingest/adapters/ubc-grades.js';
-import type { GradeDistribution } from '../../functions/shared/catalog/catalog-model.js';
-import { readCsvTable, rowCells } from '../../functions/shared/csv.js';
+import type { GradeDistribution } from '../../functions/catalog/catalog-model.js';
+import { readCsvTable, rowCells } from '../../functions/catalog/ingestion/csv.js';
 
 const PAIR = 'data/sample/ubc-grades/pair-reports/UBC-2015W-CPSC.csv';
 const V2 = 'data/sample/ubc-grades/tableau-dashboard-v2/UBCV-2024W-CPSC.csv';

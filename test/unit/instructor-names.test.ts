@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mergeInstructors, samePerson, teachersMatching, type NameAppearance } from '../../functions/course/instructor-names.js';
 import { ubcGradesAdapter } from '../../functions/ingest/adapters/ubc-grades.js';
-import type { GradeDistribution } from '../../functions/shared/catalog/catalog-model.js';
+import type { GradeDistribution } from '../../functions/catalog/catalog-model.js';
 
 // Every grade row shipped in the sample: the spellings a student meets on UBC course pages.
 const DIR = 'data/sample';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 /** What a process prints for one tool call and one warning, with the logger chosen as its modules load. */
 function printed(env: Record<string, string>): { stdout: string; stderr: string } {
   const script = `
-    const { requestLogger } = await import('./functions/shared/observability.ts');
+    const { requestLogger } = await import('./functions/platform/observability.ts');
     const log = requestLogger({ requestId: '01JD0000000000000000000000', traceId: 'a'.repeat(32), tool: 'tn_course_search' });
     log.info('tool call', { outcome: 'success', executionTime: 12.4, cached: false });
     log.warn('search index not built', { error: 'timed out' });

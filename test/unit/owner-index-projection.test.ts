@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OWNER_INDEX_ATTRIBUTES } from '../../functions/session/session-list-store.js';
-import { TABLE_DEFINITION } from '../../functions/shared/store/table-definition.js';
+import { TABLE_DEFINITION } from '../../functions/platform/store/table-definition.js';
 
 describe('the owner index (GSI1)', () => {
   it('projects what tn_session_list reads of each session, whatever else it projects', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeValue, encodeValue, packBodies, unpackBodies } from '../../functions/shared/store/packed-value.js';
+import { decodeValue, encodeValue, packBodies, unpackBodies } from '../../functions/platform/store/packed-value.js';
 
 describe('packed values', () => {
   const rule = { ruleId: 'bctg-1', targets: [{ kind: 'course', code: 'CMPT 120', credits: 3, text: 'SFU CMPT 120 (3) → “Q”' }], effectiveEnd: null };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CursorCodec } from '../../functions/shared/tools/pagination.js';
-import { ToolError } from '../../functions/shared/tools/errors.js';
+import { CursorCodec } from '../../functions/platform/cursor-codec.js';
+import { mapError } from '../../functions/mcp/tools/errors.js';
 
 const codec = new CursorCodec(Buffer.from('test-secret-0123456789abcdef'));
 const scope = { tool: 'tn_user_byok_list', userId: 'alice', query: { institution: 'sfu' } };
@@ -10,9 +10,11 @@ function expectBadCursor(run: () => unknown) {
     run();
     expect.fail('expected BAD_REQUEST');
   } catch (error) {
-    expect(error).toBeInstanceOf(ToolError);
-    expect((error as ToolError).code).toBe('BAD_REQUEST');
-    expect((error as ToolError).details?.fields?.[0]?.field).toBe('cursor');
+    // What the caller sees once the tool edge maps the domain error.
+    const { response, status } = mapError(error, 'req-1');
+    expect(response.code).toBe('BAD_REQUEST');
+    expect(status).toBe(400);
+    expect(response.details?.fields?.[0]?.field).toBe('cursor');
   }
 }
 

@@ -1,7 +1,7 @@
 import { APICallError, RetryError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../functions/shared/domain-error.js';
-import { mapError } from '../../functions/shared/tools/errors.js';
+import { DomainError } from '../../functions/platform/domain-error.js';
+import { mapError } from '../../functions/mcp/tools/errors.js';
 import type { ModelTarget } from '../../functions/session/tutor/language-model.js';
 import { providerFailure } from '../../functions/session/tutor/run-turn.js';
 

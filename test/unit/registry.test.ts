@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
 import { describe, expect, it } from 'vitest';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../../functions/all-tools.js';
-import { defineTool } from '../../functions/shared/tools/define-tool.js';
-import { ToolRegistry } from '../../functions/shared/tools/registry.js';
+import { defineTool } from '../../functions/mcp/tools/define-tool.js';
+import { ToolRegistry } from '../../functions/mcp/tools/registry.js';
 
 const valid = defineTool({
   name: 'user_thing_get',

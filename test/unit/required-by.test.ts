@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requiredByOf, requiredCodes, type RequisiteText } from '../../functions/course/prerequisites/required-by.js';
+import { requiredByOf, requiredCodes, type RequisiteText } from '../../functions/catalog/required-by.js';
 import { loadSfuOutlines, loadUbcCourses } from '../../functions/course/prerequisites/sources.js';
 
 // The real SFU and UBC catalogues of the sample, as the index build hands them over.

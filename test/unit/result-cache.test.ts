@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResultCache } from '../../functions/shared/tools/result-cache.js';
+import { ResultCache } from '../../functions/platform/result-cache.js';
 
 describe('the result cache', () => {
   it('evicts the least recently used entry past its bound, counting reads as uses', () => {

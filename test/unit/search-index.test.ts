@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sourceNamed } from '../../functions/ingest/sources.js';
 import { realCourses } from '../../bench/catalog.js';
-import { decodeIndex, encodeIndex } from '../../functions/course/search/index-codec.js';
-import { SearchIndex } from '../../functions/course/search/search-index.js';
+import { decodeIndex, encodeIndex } from '../../functions/catalog/search/index-codec.js';
+import { SearchIndex } from '../../functions/catalog/search/search-index.js';
 
 let index: SearchIndex;
 beforeAll(async () => {

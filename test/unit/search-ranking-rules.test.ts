@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readCatalogText } from '../../functions/course/search/catalog-text.js';
-import { decodeIndex, encodeIndex } from '../../functions/course/search/index-codec.js';
-import { codesIn, countRequiredBy } from '../../functions/course/search/prerequisite-mentions.js';
-import { SearchIndex, type CourseSource } from '../../functions/course/search/search-index.js';
-import { abbreviates, deriveSubjectNames } from '../../functions/course/search/subject-names.js';
-import { termOf, termsOf } from '../../functions/course/search/tokens.js';
+import { readCatalogText } from '../../functions/catalog/search/catalog-text.js';
+import { decodeIndex, encodeIndex } from '../../functions/catalog/search/index-codec.js';
+import { codesIn, countRequiredBy } from '../../functions/catalog/search/prerequisite-mentions.js';
+import { SearchIndex, type CourseSource } from '../../functions/catalog/search/search-index.js';
+import { abbreviates, deriveSubjectNames } from '../../functions/catalog/search/subject-names.js';
+import { termOf, termsOf } from '../../functions/catalog/search/tokens.js';
 
 // A made-up college: every rule must work from what its catalog says, never from a known course.
 function course(code: string, title: string, description = '', prerequisitesText: string | null = null, institution = 'north'): CourseSource {

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { realCourses } from '../../bench/catalog.js';
 import { evaluate, judgedSets, type JudgedQuery } from '../../bench/relevance.js';
-import { SearchIndex } from '../../functions/course/search/search-index.js';
-import { TypedRanking } from '../../functions/course/search/typed-ranking.js';
+import { SearchIndex } from '../../functions/catalog/search/search-index.js';
+import { TypedRanking } from '../../functions/catalog/search/typed-ranking.js';
 
 // The floor under the judged student queries (bench/relevance/judged-queries.json, and the part of
 // second-judgments.json looked at while changing the ranking) on the shipped catalog. The held-out

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod/v4';
 import { describe, expect, it } from 'vitest';
-import { registryServerJson, serverCard, SERVER_CARD_SCHEMA, SERVER_JSON_SCHEMA } from '../../functions/shared/discovery/server-card.js';
+import { registryServerJson, serverCard, SERVER_CARD_SCHEMA, SERVER_JSON_SCHEMA } from '../../functions/mcp/discovery/server-card.js';
 
 // The published rules both documents must meet (experimental-ext-server-card schema, MCP Registry server.json).
 const name = z.string().min(3).max(200).regex(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);

@@ -14,18 +14,18 @@ const requestPath = sourceFiles('functions');
 const application = [...requestPath, ...sourceFiles('local')];
 const text = (file: string) => readFileSync(file, 'utf8');
 
-/** A store module: a `*-store.ts` file, or a file in a `store/` folder (functions/shared/store/ and any domain's). */
+/** A store module: a `*-store.ts` file, or a file in a `store/` folder (functions/platform/store/ and any domain's). */
 const isStoreModule = (file: string) => file.endsWith('-store.ts') || file.split(path.sep).includes('store');
 
 /**
  * Modules that send commands without a store module's name: issue 14 moves them into
- * functions/shared/ingestion, named as store modules there. Listed by name so the list only shrinks:
+ * functions/catalog/ingestion, named as store modules there. Listed by name so the list only shrinks:
  * a new sender outside a store module fails, and so does a listed one that no longer sends.
  */
-const KNOWN_UNNAMED_STORE_MODULES = ['functions/shared/ingestion/ingestion-run.ts', 'functions/shared/catalog/institution-registry.ts', 'functions/shared/ingestion/reconcile.ts'];
+const KNOWN_UNNAMED_STORE_MODULES = ['functions/catalog/ingestion/ingestion-run.ts', 'functions/catalog/institution-registry.ts', 'functions/catalog/ingestion/reconcile.ts'];
 
 /** They send for whichever store module calls them; the caller declares the access pattern. */
-const SHARED_SENDERS = ['functions/shared/store/batch-reads.ts', 'functions/shared/store/batch-writes.ts', 'functions/shared/store/query-all.ts'];
+const SHARED_SENDERS = ['functions/platform/store/batch-reads.ts', 'functions/platform/store/batch-writes.ts', 'functions/platform/store/query-all.ts'];
 
 /** Creating the table and turning TTL on (local/ensure-table.ts) is not an access pattern. */
 const TABLE_MANAGEMENT = /^(Create|Delete|Describe|Update)(Table|TimeToLive)Command$|^ListTablesCommand$/;
@@ -43,7 +43,7 @@ function sendsCommands(file: string): boolean {
 const senders = application.filter(sendsCommands);
 
 /** Every key prefix keys.ts builds (`USER#`, `COURSE#`, `transfer#`…): nowhere else may a string start with one. */
-const KEY_PREFIXES = [...new Set([...text('functions/shared/store/keys.ts').matchAll(/['"`]([A-Za-z][A-Za-z-]*)#/g)].map((m) => m[1]!))].sort();
+const KEY_PREFIXES = [...new Set([...text('functions/platform/store/keys.ts').matchAll(/['"`]([A-Za-z][A-Za-z-]*)#/g)].map((m) => m[1]!))].sort();
 
 describe('store discipline on request paths', () => {
   it('never scans the table', () => {
@@ -52,7 +52,7 @@ describe('store discipline on request paths', () => {
   });
 
   it('finds the senders it checks (the reader is not blind)', () => {
-    expect(senders).toEqual(expect.arrayContaining(['functions/session/event-log-store.ts', 'functions/shared/store/query-all.ts', 'functions/oauth/oauth-store.ts']));
+    expect(senders).toEqual(expect.arrayContaining(['functions/session/event-log-store.ts', 'functions/platform/store/query-all.ts', 'functions/oauth/oauth-store.ts']));
     expect(senders).not.toContain('local/ensure-table.ts');
   });
 

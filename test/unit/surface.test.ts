@@ -1,12 +1,12 @@
 import * as z from 'zod/v4';
 import { describe, expect, it } from 'vitest';
 import { ALL_CONTRACTS, ALL_SURFACE } from '../../functions/all-contracts.js';
-import { SearchIndex } from '../../functions/course/catalog-index.js';
+import { SearchIndex } from '../../functions/catalog/catalog-index.js';
 import { codePrefix } from '../../functions/course/course-completion.js';
-import type { CourseView } from '../../functions/course/course-view.js';
-import { surfaceBreakingChanges, surfaceEntries, surfaceProblems } from '../../functions/shared/contract/surface-entries.js';
-import { MAX_RESOURCE_LINKS, resourceLinksIn } from '../../functions/shared/surface/resource-links.js';
-import { definePrompt, expandTemplate, matchTemplate } from '../../functions/shared/surface/surface-contract.js';
+import type { CourseView } from '../../functions/catalog/course-view.js';
+import { surfaceBreakingChanges, surfaceEntries, surfaceProblems } from '../../functions/mcp/contract/surface-entries.js';
+import { MAX_RESOURCE_LINKS, resourceLinksIn } from '../../functions/mcp/surface/resource-links.js';
+import { definePrompt, expandTemplate, matchTemplate } from '../../functions/mcp/surface/surface-contract.js';
 
 const TOOL_NAMES = new Set(ALL_CONTRACTS.map((contract) => contract.name));
 

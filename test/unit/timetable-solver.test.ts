@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findAdapter } from '../../functions/ingest/adapters/index.js';
-import type { Section } from '../../functions/shared/catalog/catalog-model.js';
-import { DomainError } from '../../functions/shared/domain-error.js';
+import type { Section } from '../../functions/catalog/catalog-model.js';
+import { DomainError } from '../../functions/platform/domain-error.js';
 import { courseOptions, type CourseOption } from '../../functions/course/timetable/section-options.js';
 import { solve, weekShape } from '../../functions/course/timetable/solver.js';
 import { buildTimetable, type TimetableCourse } from '../../functions/course/timetable/timetable.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../../functions/all-tools.js';
 import { ALL_SURFACE } from '../../functions/all-contracts.js';
-import { listTools } from '../../functions/shared/http/mcp-server.js';
-import { viewMetaByTool } from '../../functions/shared/surface/view-server.js';
-import { DOMAINS } from '../../functions/shared/tools/define-tool.js';
-import { jsonSchemasOf } from '../../functions/shared/tools/json-schemas.js';
-import { ToolRegistry } from '../../functions/shared/tools/registry.js';
+import { listTools } from '../../functions/mcp/http/mcp-server.js';
+import { viewMetaByTool } from '../../functions/mcp/surface/view-server.js';
+import { DOMAINS } from '../../functions/mcp/tools/define-tool.js';
+import { jsonSchemasOf } from '../../functions/mcp/tools/json-schemas.js';
+import { ToolRegistry } from '../../functions/mcp/tools/registry.js';
 
 /** What a host puts in front of its model on every conversation, in characters of JSON (~4 per token). */
 const ALL_TOOLS_BUDGET = 60_000;

@@ -6,9 +6,9 @@ import {
   parseBctgFile,
   parseBctgPageEnvelope,
   parseLangaraPdfRows,
-} from '../../functions/transfer/bctg-adapters.js';
-import { parseCompactDate, parseMonthYear } from '../../functions/transfer/bctg-dates.js';
-import { measureParseCoverage } from '../../functions/transfer/parse-coverage.js';
+} from '../../functions/transfer/ingest/bctg-adapters.js';
+import { parseCompactDate, parseMonthYear } from '../../functions/transfer/ingest/bctg-dates.js';
+import { measureParseCoverage } from '../../functions/transfer/rule-text/parse-coverage.js';
 import { TransferRuleSchema, type TransferRule } from '../../functions/transfer/rule-model.js';
 
 const dir = new URL('../../data/sample/bctransferguide/', import.meta.url);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isApplicabilityNote, typeCondition, type StudentFacts } from '../../functions/transfer/conditions.js';
-import { evaluateCondition } from '../../functions/transfer/condition-status.js';
+import { isApplicabilityNote, typeCondition, type StudentFacts } from '../../functions/transfer/rule-text/conditions.js';
+import { evaluateCondition } from '../../functions/transfer/resolve/condition-status.js';
 
 const facts = (over: Partial<StudentFacts> = {}): StudentFacts => ({ completedAtTarget: new Set(), grades: new Map(), ...over });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { StudentFacts } from '../../functions/transfer/conditions.js';
-import { planProblem, type Candidate, type PlanConstraint } from '../../functions/transfer/plan-options.js';
-import { resolveRules, type Resolution } from '../../functions/transfer/resolve.js';
+import type { StudentFacts } from '../../functions/transfer/rule-text/conditions.js';
+import { planProblem, type Candidate, type PlanConstraint } from '../../functions/transfer/resolve/plan-options.js';
+import { resolveRules, type Resolution } from '../../functions/transfer/resolve/resolve.js';
 import type { TransferRule } from '../../functions/transfer/rule-model.js';
 import { seededRandom } from '../support/input-fuzzer.js';
 import { everyShippedTransferRule } from '../support/transfer-rules.js';

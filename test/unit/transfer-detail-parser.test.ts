@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseTransferDetail, type DetailContext } from '../../functions/transfer/detail-parser.js';
+import { parseTransferDetail, type DetailContext } from '../../functions/transfer/rule-text/detail-parser.js';
 import { PARSER_VERSION, ParsedRuleSchema, type ParsedRule, type TransferTarget } from '../../functions/transfer/rule-model.js';
 
 // Every expression below is a real BCTG string from data/sample/bctransferguide; the test looks the

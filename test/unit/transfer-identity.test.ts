@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseBctgApiRecords, parseLangaraPdfRows } from '../../functions/transfer/bctg-adapters.js';
-import { resolveRules } from '../../functions/transfer/resolve.js';
+import { parseBctgApiRecords, parseLangaraPdfRows } from '../../functions/transfer/ingest/bctg-adapters.js';
+import { resolveRules } from '../../functions/transfer/resolve/resolve.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const row = (credit: string, extra: Record<string, unknown> = {}) => ({ subject: 'STAT', course_code: 1181, source: 'LANG', destination: 'SFU', credit, effective_start: 'Sep/04', effective_end: 'Aug/20', ...extra });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRules, type Match } from '../../functions/transfer/resolve.js';
+import { resolveRules, type Match } from '../../functions/transfer/resolve/resolve.js';
 import type { TransferRule } from '../../functions/transfer/rule-model.js';
 import { seededRandom } from '../support/input-fuzzer.js';
 import { shippedTransferRules } from '../support/transfer-rules.js';

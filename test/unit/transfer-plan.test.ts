@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StudentFacts } from '../../functions/transfer/conditions.js';
-import { resolveRules } from '../../functions/transfer/resolve.js';
+import type { StudentFacts } from '../../functions/transfer/rule-text/conditions.js';
+import { resolveRules } from '../../functions/transfer/resolve/resolve.js';
 import { rulesFor } from '../support/transfer-rules.js';
 
 const facts = (completedAtTarget: string[] = [], program?: string, grades: Record<string, string> = {}): StudentFacts => ({

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { awardedKeys, targetCourseInput } from '../../functions/transfer/award-forms.js';
-import { typeCondition, type StudentFacts } from '../../functions/transfer/conditions.js';
-import { parseTransferDetail } from '../../functions/transfer/detail-parser.js';
-import { shippedCatalogueCredits } from '../../functions/transfer/parse-coverage.js';
-import { compareReceivers } from '../../functions/transfer/receiver-comparison.js';
-import { resolveRules, type ResolveOptions } from '../../functions/transfer/resolve.js';
-import { scanRules } from '../../functions/transfer/rule-scan.js';
-import { statedCredits } from '../../functions/transfer/sending-credits.js';
+import { typeCondition, type StudentFacts } from '../../functions/transfer/rule-text/conditions.js';
+import { parseTransferDetail } from '../../functions/transfer/rule-text/detail-parser.js';
+import { shippedCatalogueCredits } from '../../functions/transfer/rule-text/parse-coverage.js';
+import { compareReceivers } from '../../functions/transfer/resolve/receiver-comparison.js';
+import { resolveRules, type ResolveOptions } from '../../functions/transfer/resolve/resolve.js';
+import { scanRules } from '../../functions/transfer/rule-text/rule-scan.js';
+import { statedCredits } from '../../functions/transfer/resolve/sending-credits.js';
 import { everyRuleFor, everyShippedTransferRule } from '../support/transfer-rules.js';
 
 // Issue 29: every class of wording that limits, conditions or changes credit, each on a real row of the shipped files.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TUTOR_LOOKUPS, withoutKeyConstraints } from '../../functions/session/tutor/tutor-tools.js';
-import { jsonSchemasOf } from '../../functions/shared/tools/json-schemas.js';
+import { jsonSchemasOf } from '../../functions/mcp/tools/json-schemas.js';
 
 describe('the tutor\'s lookup tools as the model sees them', () => {
   it('carry no key constraints a provider would strip with a warning, and keep everything else', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { untilProcessed } from '../../functions/shared/store/unprocessed-retry.js';
+import { untilProcessed } from '../../functions/platform/store/unprocessed-retry.js';
 
 describe('untilProcessed (batch leftovers, retried with backoff)', () => {
   it('sends what each round left over until nothing is left', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../functions/shared/domain-error.js';
-import { mapError } from '../../functions/shared/tools/errors.js';
-import { checkBaseUrl, isNonPublicAddress } from '../../functions/shared/net/outbound-url.js';
+import { DomainError } from '../../functions/platform/domain-error.js';
+import { mapError } from '../../functions/mcp/tools/errors.js';
+import { checkBaseUrl, isNonPublicAddress } from '../../functions/platform/net/outbound-url.js';
 import { checkKeyFormat } from '../../functions/user/byok-credentials.js';
 
 describe('BYOK key formats', () => {

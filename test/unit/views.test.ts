@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_CONTRACTS, ALL_SURFACE } from '../../functions/all-contracts.js';
-import { surfaceBreakingChanges, surfaceEntries } from '../../functions/shared/contract/surface-entries.js';
-import { defineView, viewProblems } from '../../functions/shared/surface/view-contract.js';
+import { surfaceBreakingChanges, surfaceEntries } from '../../functions/mcp/contract/surface-entries.js';
+import { defineView, viewProblems } from '../../functions/mcp/surface/view-contract.js';
 import { viewNames } from '../../web/views/build.js';
 import { byInstructor, byTerm, distributions, type GradesResult, type SectionGrades } from '../../web/views/lib/grade-groups.js';
 import { courseCode, planBoard, type ResolveMatch, type ResolveResult } from '../../web/views/lib/plan-board.js';

@@ -1,10 +1,10 @@
 import * as z from 'zod/v4';
-import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { defineContract } from '../../shared/tools/define-tool.js';
-import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
+import { effectiveDateInput } from '../../catalog/effective-date.js';
+import { optionalField } from '../../mcp/tools/schema-helpers.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
+import { paginated, PaginationInput } from '../../mcp/tools/pagination.js';
 import { CATALOG_TOOL, CourseRefInput } from './catalog-tool.js';
-import { EquivalenceSchema } from '../transfer-equivalence.js';
+import { EquivalenceSchema } from '../../catalog/transfer-equivalence.js';
 
 export const equivalentElsewhereContract = defineContract({
   ...CATALOG_TOOL,

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { CATALOG_TOOL, CourseRefInput } from './catalog-tool.js';
-import { CourseViewSchema } from '../course-view.js';
+import { CourseViewSchema } from '../../catalog/course-view.js';
 
 export const getContract = defineContract({
   ...CATALOG_TOOL,

@@ -1,4 +1,4 @@
-import type { AnyToolContract } from '../../shared/tools/define-tool.js';
+import type { AnyToolContract } from '../../mcp/tools/define-tool.js';
 import { equivalentElsewhereContract } from './equivalent-elsewhere.js';
 import { getContract } from './get.js';
 import { gradesContract } from './grades.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { defineContract } from '../../shared/tools/define-tool.js';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
+import { optionalField } from '../../mcp/tools/schema-helpers.js';
 import { CATALOG_TOOL, CourseRefInput } from './catalog-tool.js';
 import { ParseResultSchema, RequirementNodeSchema } from '../prerequisites/tree.js';
 

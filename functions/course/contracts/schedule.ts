@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { defineContract } from '../../shared/tools/define-tool.js';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
+import { optionalField } from '../../mcp/tools/schema-helpers.js';
+import { paginated, PaginationInput } from '../../mcp/tools/pagination.js';
 import { CATALOG_TOOL, CourseRefInput } from './catalog-tool.js';
 import { TermInput } from '../term-input.js';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { defineContract } from '../../shared/tools/define-tool.js';
-import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
-import { SUBJECT_SOURCE } from '../../shared/catalog/course-ref.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
+import { paginated, PaginationInput } from '../../mcp/tools/pagination.js';
+import { SUBJECT_SOURCE } from '../../catalog/course-ref.js';
 import { CATALOG_TOOL } from './catalog-tool.js';
 import { TermInput } from '../term-input.js';
 

@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
-import { definePrompt, defineResource, type AnyPromptContract, type AnyResourceContract } from '../../shared/surface/surface-contract.js';
-import { defineView, type ViewContract } from '../../shared/surface/view-contract.js';
+import { CANONICAL_SUBJECT_SOURCE } from '../../catalog/course-ref.js';
+import { definePrompt, defineResource, type AnyPromptContract, type AnyResourceContract } from '../../mcp/surface/surface-contract.js';
+import { defineView, type ViewContract } from '../../mcp/surface/view-contract.js';
 
 interface CourseData {
   ref: string;
@@ -37,6 +38,9 @@ function courseMarkdown(course: CourseData): string {
   ].join('\n');
 }
 
+/** A canonical course reference as results carry it: `sfu:CMPT 225`. */
+const COURSE_REF = new RegExp(String.raw`^([a-z0-9-]+):(${CANONICAL_SUBJECT_SOURCE} \d{3,4}[A-Z]{0,2})$`);
+
 export const courseResource = defineResource({
   name: 'course',
   domain: 'course',
@@ -53,6 +57,15 @@ export const courseResource = defineResource({
   read: async ({ institution, code }, readTool) => {
     const course = (await readTool('course_get', { course: `${institution}:${code}` })) as CourseData;
     return { markdown: courseMarkdown(course), json: course };
+  },
+  // A result's canonical course references (`ref`, `course`: "sfu:CMPT 225") link to their pages.
+  linkFrom: {
+    fields: ['ref', 'course'],
+    variables: (value) => {
+      const match = COURSE_REF.exec(value);
+      return match ? { institution: match[1]!, code: match[2]! } : undefined;
+    },
+    name: (value) => value,
   },
 });
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { defineContract } from '../../shared/tools/define-tool.js';
-import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
+import { paginated, PaginationInput } from '../../mcp/tools/pagination.js';
 import { CATALOG_TOOL } from './catalog-tool.js';
 import { TermInput } from '../term-input.js';
 import { DAYS, RANKINGS } from '../timetable/week.js';

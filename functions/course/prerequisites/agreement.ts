@@ -1,4 +1,4 @@
-import { CANONICAL_SUBJECT_SOURCE, normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import { CANONICAL_SUBJECT_SOURCE, normalizeCourseCode } from '../../catalog/course-ref.js';
 import { parsePrerequisites } from './parser.js';
 import { langaraTexts, loadLangaraConverted, loadSfuParsed, sfuTexts, ubcTexts, type SourceText } from './sources.js';
 import type { RequirementNode } from './tree.js';

@@ -1,4 +1,4 @@
-import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import { normalizeCourseCode } from '../../catalog/course-ref.js';
 import { isFailingGrade, meetsGrade, type GradeCheck } from './grades.js';
 import { anyOf } from './nodes.js';
 import type { RequirementNode } from './tree.js';

@@ -1,4 +1,4 @@
-import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import { normalizeCourseCode } from '../../catalog/course-ref.js';
 import type { Token } from './tokenizer.js';
 
 /** State shared by every sentence of one prerequisite text. */

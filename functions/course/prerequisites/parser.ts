@@ -1,4 +1,4 @@
-import { institutionId } from '../../shared/catalog/institutions.js';
+import { institutionId } from '../../catalog/institutions.js';
 import type { ParseContext } from './cursor.js';
 import { allOf, markConcurrent, unparsedTexts } from './nodes.js';
 import { handleSentence } from './sentences.js';

@@ -1,4 +1,4 @@
-import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import { normalizeCourseCode } from '../../catalog/course-ref.js';
 import { Cursor, type ParseContext } from './cursor.js';
 import { normalizeText, spanText, splitSentences, tokenize, type Token } from './tokenizer.js';
 

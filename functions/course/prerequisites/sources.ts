@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseCsv } from '../../shared/csv.js';
+import { parseCsv } from '../../catalog/ingestion/csv.js';
 
 /**
  * Readers for the shipped sample data (data/sample). Used by the agreement measurement and the

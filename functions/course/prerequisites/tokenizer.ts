@@ -1,4 +1,4 @@
-import { CANONICAL_SUBJECT_SOURCE, normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import { CANONICAL_SUBJECT_SOURCE, normalizeCourseCode } from '../../catalog/course-ref.js';
 
 /**
  * Lexer for prerequisite prose. Course codes, high-school courses ("PHYS 12"), quoted grades,

@@ -1,2 +1,2 @@
 // The tree model lives beside the catalog model, which stores source-given trees (UVic's Kuali rules).
-export * from '../../shared/catalog/requirement-tree.js';
+export * from '../../catalog/requirement-tree.js';

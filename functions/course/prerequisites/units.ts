@@ -1,4 +1,4 @@
-import { CANONICAL_SUBJECT_SOURCE } from '../../shared/catalog/course-ref.js';
+import { CANONICAL_SUBJECT_SOURCE } from '../../catalog/course-ref.js';
 import { classifyPhrase, startsRequirement } from './conditions.js';
 import type { Cursor } from './cursor.js';
 import { prefixGradeAhead, readPostfixGrade, readPrefixGrade } from './grade-phrases.js';

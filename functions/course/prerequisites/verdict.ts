@@ -1,4 +1,4 @@
-import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import { normalizeCourseCode } from '../../catalog/course-ref.js';
 import { isFailingGrade, meetsGrade } from './grades.js';
 import type { CheckResult, CompletedCourse } from './check.js';
 import type { RequirementNode } from './tree.js';

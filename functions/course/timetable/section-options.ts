@@ -1,4 +1,4 @@
-import type { Section } from '../../shared/catalog/catalog-model.js';
+import type { Section } from '../../catalog/catalog-model.js';
 import { isTimed, slotsClash, slotsOf, type Slot } from './week.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Section } from '../../shared/catalog/catalog-model.js';
+import type { Section } from '../../catalog/catalog-model.js';
 import { isTimed } from './week.js';
 
 /** The dates a term's classes run between, and where they were read from. */

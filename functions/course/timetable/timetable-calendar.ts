@@ -1,4 +1,4 @@
-import { termLabel } from '../../shared/catalog/terms.js';
+import { termLabel } from '../../catalog/terms.js';
 import { toICalendar, type CalendarMeeting } from './ics.js';
 import type { Combination } from './solver.js';
 import type { TermSpan } from './term-span.js';

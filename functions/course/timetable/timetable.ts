@@ -1,6 +1,6 @@
-import type { Section } from '../../shared/catalog/catalog-model.js';
-import { termLabel, termOrder } from '../../shared/catalog/terms.js';
-import { DomainError } from '../../shared/domain-error.js';
+import type { Section } from '../../catalog/catalog-model.js';
+import { termLabel, termOrder } from '../../catalog/terms.js';
+import { DomainError } from '../../platform/domain-error.js';
 import { courseOptions, type CourseOptions } from './section-options.js';
 import { solve, type Combination, type Conflict, type Ranking } from './solver.js';
 import { termSpan, type TermSpan } from './term-span.js';

@@ -1,4 +1,4 @@
-import type { Meeting } from '../../shared/catalog/catalog-model.js';
+import type { Meeting } from '../../catalog/catalog-model.js';
 
 export type Day = Meeting['days'][number];
 export const DAYS: readonly Day[] = ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'];

@@ -1,8 +1,9 @@
-import { effectiveDate, institutionTimeZone } from '../../shared/catalog/effective-date.js';
-import { institutionId } from '../../shared/catalog/institutions.js';
-import { pageOf } from '../../shared/tools/pagination.js';
-import { bindCatalogTool, loadCourse } from '../course-lookup.js';
-import { equivalencesOf, inForce } from '../transfer-equivalence.js';
+import { effectiveDate, institutionTimeZone } from '../../catalog/effective-date.js';
+import { institutionId } from '../../catalog/institutions.js';
+import { pageOf } from '../../mcp/tools/pagination.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { loadCourse } from '../course-lookup.js';
+import { equivalencesOf, inForce } from '../../catalog/transfer-equivalence.js';
 import { equivalentElsewhereContract } from '../contracts/equivalent-elsewhere.js';
 
 export const equivalentElsewhereTool = bindCatalogTool(equivalentElsewhereContract, async (args, ctx) => {

@@ -1,7 +1,8 @@
-import { termOrder } from '../../shared/catalog/terms.js';
-import { bindCatalogTool, completeness, freshness, loadCourse } from '../course-lookup.js';
+import { termOrder } from '../../catalog/terms.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { completeness, freshness, loadCourse } from '../course-lookup.js';
 import { getContract } from '../contracts/get.js';
-import { equivalencesOf } from '../transfer-equivalence.js';
+import { equivalencesOf } from '../../catalog/transfer-equivalence.js';
 
 export const getTool = bindCatalogTool(getContract, async (args, ctx) => {
   const { view, bundle } = await loadCourse(ctx, args.course);

@@ -1,4 +1,5 @@
-import { bindCatalogTool, loadCourse } from '../course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { loadCourse } from '../course-lookup.js';
 import { distinctBins } from '../grade-bins.js';
 import { gradeTrend, summarizeGrades } from '../grade-summary.js';
 import { teachersMatching } from '../instructor-names.js';

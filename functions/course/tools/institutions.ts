@@ -1,8 +1,9 @@
-import { listInstitutions } from '../../shared/catalog/institution-registry.js';
-import { INSTITUTIONS } from '../../shared/catalog/institutions.js';
-import { pageOf } from '../../shared/tools/pagination.js';
-import { bindCatalogTool, freshness } from '../course-lookup.js';
-import { catalogCacheFor } from '../catalog-cache.js';
+import { listInstitutions } from '../../catalog/institution-registry.js';
+import { INSTITUTIONS } from '../../catalog/institutions.js';
+import { pageOf } from '../../mcp/tools/pagination.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { freshness } from '../course-lookup.js';
+import { catalogCacheFor } from '../../catalog/catalog-cache.js';
 import { nextScheduledRun } from '../ingestion-schedule.js';
 import { institutionsContract } from '../contracts/institutions.js';
 import { readCrawlFreshness } from '../source-freshness.js';

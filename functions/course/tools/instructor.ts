@@ -1,4 +1,5 @@
-import { bindCatalogTool, loadCourse } from '../course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { loadCourse } from '../course-lookup.js';
 import { summarizeGrades } from '../grade-summary.js';
 import { mergeInstructors, personBySpelling, type NameAppearance } from '../instructor-names.js';
 import { newestFirst } from '../term-input.js';

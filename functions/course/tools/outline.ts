@@ -1,4 +1,5 @@
-import { bindCatalogTool, completeness, loadCourse } from '../course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { completeness, loadCourse } from '../course-lookup.js';
 import { newestFirst } from '../term-input.js';
 import { outlineContract } from '../contracts/outline.js';
 

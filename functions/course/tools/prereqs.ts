@@ -1,4 +1,5 @@
-import { bindCatalogTool, catalogVersion, loadCourse } from '../course-lookup.js';
+import { bindCatalogTool, catalogVersion } from '../../catalog/catalog-tool.js';
+import { loadCourse } from '../course-lookup.js';
 import { requirersOf } from '../leads-to.js';
 import { checkPrerequisites } from '../prerequisites/check.js';
 import { unparsedTexts } from '../prerequisites/nodes.js';

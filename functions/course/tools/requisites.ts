@@ -1,4 +1,5 @@
-import { bindCatalogTool, loadCourse } from '../course-lookup.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { loadCourse } from '../course-lookup.js';
 import { parsePrerequisites } from '../prerequisites/parser.js';
 import { extractRequisites } from '../prerequisites/requisites.js';
 import { requisitesContract } from '../contracts/requisites.js';

@@ -1,5 +1,6 @@
-import { pageOf } from '../../shared/tools/pagination.js';
-import { bindCatalogTool, loadCourse } from '../course-lookup.js';
+import { pageOf } from '../../mcp/tools/pagination.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { loadCourse } from '../course-lookup.js';
 import { newestFirst } from '../term-input.js';
 import { scheduleContract } from '../contracts/schedule.js';
 

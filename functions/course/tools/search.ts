@@ -1,7 +1,7 @@
-import { bindCatalogTool } from '../course-lookup.js';
-import { institutionId } from '../../shared/catalog/institutions.js';
-import { pageOf } from '../../shared/tools/pagination.js';
-import { catalogCacheFor } from '../catalog-cache.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { institutionId } from '../../catalog/institutions.js';
+import { pageOf } from '../../mcp/tools/pagination.js';
+import { catalogCacheFor } from '../../catalog/catalog-cache.js';
 import { searchContract } from '../contracts/search.js';
 
 export const searchTool = bindCatalogTool(searchContract, async (args, ctx) => {

@@ -1,5 +1,6 @@
-import { ToolError } from '../../shared/tools/errors.js';
-import { bindCatalogTool, loadCourse } from '../course-lookup.js';
+import { ToolError } from '../../mcp/tools/errors.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { loadCourse } from '../course-lookup.js';
 import { sectionGetContract } from '../contracts/section-get.js';
 
 export const sectionGetTool = bindCatalogTool(sectionGetContract, async (args, ctx) => {

@@ -1,6 +1,7 @@
-import { pageOf } from '../../shared/tools/pagination.js';
-import { catalogCacheFor } from '../catalog-cache.js';
-import { bindCatalogTool, loadCourse } from '../course-lookup.js';
+import { pageOf } from '../../mcp/tools/pagination.js';
+import { catalogCacheFor } from '../../catalog/catalog-cache.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { loadCourse } from '../course-lookup.js';
 import { similarContract } from '../contracts/similar.js';
 
 export const similarTool = bindCatalogTool(similarContract, async (args, ctx) => {

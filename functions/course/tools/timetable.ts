@@ -1,8 +1,9 @@
-import { parseCourseRef } from '../../shared/catalog/course-ref.js';
-import { institutionId } from '../../shared/catalog/institutions.js';
-import { DomainError } from '../../shared/domain-error.js';
-import { pageOf } from '../../shared/tools/pagination.js';
-import { bindCatalogTool, loadCourse, type LoadedCourse } from '../course-lookup.js';
+import { parseCourseRef } from '../../catalog/course-ref.js';
+import { institutionId } from '../../catalog/institutions.js';
+import { DomainError } from '../../platform/domain-error.js';
+import { pageOf } from '../../mcp/tools/pagination.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { loadCourse, type LoadedCourse } from '../course-lookup.js';
 import { timetableContract } from '../contracts/timetable.js';
 import type { Combination } from '../timetable/solver.js';
 import { combinationCalendar } from '../timetable/timetable-calendar.js';

@@ -1,4 +1,4 @@
-import type { SourceAdapter } from '../../shared/catalog/catalog-model.js';
+import type { SourceAdapter } from '../../catalog/catalog-model.js';
 import { langaraAttributesAdapter } from './langara-attributes.js';
 import { langaraCatalogueAdapter } from './langara-catalogue.js';
 import { langaraPrereqsAdapter } from './langara-prereqs.js';

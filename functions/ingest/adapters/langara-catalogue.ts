@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import type { AdapterContext, CourseFragment, SourceAdapter } from '../../shared/catalog/catalog-model.js';
+import type { AdapterContext, CourseFragment, SourceAdapter } from '../../catalog/catalog-model.js';
 import { parseLangaraCourseList } from './langara-course-list.js';
 import { courseCode, provenance, shape, text } from './shared.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import type { AdapterContext, AdapterOutput, CourseFragment } from '../../shared/catalog/catalog-model.js';
+import type { AdapterContext, AdapterOutput, CourseFragment } from '../../catalog/catalog-model.js';
 import { combine, field, mapRecords, readJson } from './shared.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../shared/catalog/catalog-model.js';
-import { readCsvTable, rowCells, type CsvRow, type CsvTable } from '../../shared/csv.js';
+import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../catalog/catalog-model.js';
+import { readCsvTable, rowCells, type CsvRow, type CsvTable } from '../../catalog/ingestion/csv.js';
 import { RecordError, combine, courseCode, fileRejected, mapRecords, provenance } from './shared.js';
 
 const SOURCE = 'langara-prereqs';

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import type { AdapterContext, AdapterOutput, Meeting, Section, SourceAdapter } from '../../shared/catalog/catalog-model.js';
-import { parseTerm } from '../../shared/catalog/terms.js';
+import type { AdapterContext, AdapterOutput, Meeting, Section, SourceAdapter } from '../../catalog/catalog-model.js';
+import { parseTerm } from '../../catalog/terms.js';
 import { RecordError, combine, courseCode, distinctNames, field, fileRejected, mapRecords, provenance, readJson, shape, text } from './shared.js';
 
 const SOURCE = 'langara-schedule';

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import type { AdapterContext, AdapterOutput, CourseFragment, Offering, SourceAdapter } from '../../shared/catalog/catalog-model.js';
-import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import type { AdapterContext, AdapterOutput, CourseFragment, Offering, SourceAdapter } from '../../catalog/catalog-model.js';
+import { normalizeCourseCode } from '../../catalog/course-ref.js';
 import { combine, courseCode, distinctNames, field, mapRecords, provenance, readJson, shape, term, text } from './shared.js';
 
 const SOURCE = 'sfu-outlines';

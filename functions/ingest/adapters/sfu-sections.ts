@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import type { AdapterContext, AdapterOutput, Meeting, Section, SourceAdapter } from '../../shared/catalog/catalog-model.js';
+import type { AdapterContext, AdapterOutput, Meeting, Section, SourceAdapter } from '../../catalog/catalog-model.js';
 import { creditsFromUnits } from './sfu-outlines.js';
 import { RecordError, combine, courseCode, distinctNames, field, mapRecords, provenance, readJson, shape, term, text, validItems } from './shared.js';
 

@@ -7,9 +7,9 @@ import {
   type CatalogRecord,
   type Provenance,
   type RejectedRecord,
-} from '../../shared/catalog/catalog-model.js';
-import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
-import { parseTerm } from '../../shared/catalog/terms.js';
+} from '../../catalog/catalog-model.js';
+import { normalizeCourseCode } from '../../catalog/course-ref.js';
+import { parseTerm } from '../../catalog/terms.js';
 
 /** Thrown inside a record mapper to reject that record (and only it) with a readable reason. */
 export class RecordError extends Error {}

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../shared/catalog/catalog-model.js';
-import { readCsvTable, rowCells, type CsvRow, type CsvTable } from '../../shared/csv.js';
+import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../catalog/catalog-model.js';
+import { readCsvTable, rowCells, type CsvRow, type CsvTable } from '../../catalog/ingestion/csv.js';
 import { RecordError, combine, courseCode, field, fileRejected, mapRecords, provenance, readJson, shape, text } from './shared.js';
 
 /**

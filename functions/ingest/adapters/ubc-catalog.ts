@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../shared/catalog/catalog-model.js';
-import { normalizeCourseCode } from '../../shared/catalog/course-ref.js';
+import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../catalog/catalog-model.js';
+import { normalizeCourseCode } from '../../catalog/course-ref.js';
 import { RecordError, combine, field, mapRecords, provenance, readJson, shape, text } from './shared.js';
 
 const SOURCE = 'ubc-catalog';

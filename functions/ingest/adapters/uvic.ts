@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../shared/catalog/catalog-model.js';
-import type { ConditionCategory, RequirementNode } from '../../shared/catalog/requirement-tree.js';
-import { CANONICAL_SUBJECT_SOURCE } from '../../shared/catalog/course-ref.js';
+import type { AdapterContext, AdapterOutput, CourseFragment, SourceAdapter } from '../../catalog/catalog-model.js';
+import type { ConditionCategory, RequirementNode } from '../../catalog/requirement-tree.js';
+import { CANONICAL_SUBJECT_SOURCE } from '../../catalog/course-ref.js';
 import { RecordError, combine, courseCode, field, mapRecords, provenance, readJson, shape, text } from './shared.js';
 
 /**

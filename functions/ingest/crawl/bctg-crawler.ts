@@ -1,9 +1,9 @@
-import { findInstitution, institutionId } from '../../shared/catalog/institutions.js';
-import { readPageMemories, writePageMemories, type PageMemories, type PageMemory } from '../../shared/ingestion/crawl-store.js';
-import { stableHash } from '../../shared/ingestion/reconcile.js';
-import type { Store } from '../../shared/store/dynamo-client.js';
-import { forEachAtOnce } from '../../shared/at-once.js';
-import { TRANSFER_SOURCE } from '../../transfer/transfer-ingest.js';
+import { findInstitution, institutionId } from '../../catalog/institutions.js';
+import { readPageMemories, writePageMemories, type PageMemories, type PageMemory } from '../../catalog/ingestion/crawl-store.js';
+import { stableHash } from '../../catalog/ingestion/reconcile.js';
+import type { Store } from '../../platform/store/dynamo-client.js';
+import { forEachAtOnce } from '../../platform/at-once.js';
+import { TRANSFER_SOURCE } from '../../transfer/ingest/transfer-ingest.js';
 import { BctgSite, UnreadableAnswer, type BctgInstitution, type BctgSubject, type ListAnswer, type SearchPage } from './bctg-site.js';
 import { atOrBefore, compareText, type CrawlContext, type Crawler, type CrawlStep, type UnitResult } from './crawler.js';
 import { PageFailed } from './polite-client.js';

@@ -1,5 +1,5 @@
-import { emptyTotals, saveCrawlProgress, type CrawlCheckpoint, type CrawlRunSummary, type PartFreshness } from '../../shared/ingestion/crawl-store.js';
-import type { Store } from '../../shared/store/dynamo-client.js';
+import { emptyTotals, saveCrawlProgress, type CrawlCheckpoint, type CrawlRunSummary, type PartFreshness } from '../../catalog/ingestion/crawl-store.js';
+import type { Store } from '../../platform/store/dynamo-client.js';
 
 /**
  * The checkpoint a run works on: the crawl in progress if there is one (a run cut short, a heartbeat

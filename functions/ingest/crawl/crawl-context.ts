@@ -1,5 +1,5 @@
-import type { CrawlTotals } from '../../shared/ingestion/crawl-store.js';
-import type { Store } from '../../shared/store/dynamo-client.js';
+import type { CrawlTotals } from '../../catalog/ingestion/crawl-store.js';
+import type { Store } from '../../platform/store/dynamo-client.js';
 import { ingestorNamed } from '../sources.js';
 import type { CrawlContext } from './crawler.js';
 import type { PoliteClient } from './polite-client.js';

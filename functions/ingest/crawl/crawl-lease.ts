@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import { CrawlBusy, readCrawlState, takeCrawlLease, type CrawlState } from '../../shared/ingestion/crawl-store.js';
-import type { Store } from '../../shared/store/dynamo-client.js';
+import { CrawlBusy, readCrawlState, takeCrawlLease, type CrawlState } from '../../catalog/ingestion/crawl-store.js';
+import type { Store } from '../../platform/store/dynamo-client.js';
 
 /** Takes the lease, waiting for another crawl's to be given back or lapse; a dead local owner's is taken at once. */
 export async function acquireLease(

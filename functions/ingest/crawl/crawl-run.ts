@@ -9,8 +9,8 @@ import {
   type CrawlCheckpoint,
   type CrawlRunRecord,
   type CrawlTotals,
-} from '../../shared/ingestion/crawl-store.js';
-import type { Store } from '../../shared/store/dynamo-client.js';
+} from '../../catalog/ingestion/crawl-store.js';
+import type { Store } from '../../platform/store/dynamo-client.js';
 import { CheckpointSaver, checkpointToRun } from './crawl-checkpoint.js';
 import { crawlContext } from './crawl-context.js';
 import { acquireLease } from './crawl-lease.js';

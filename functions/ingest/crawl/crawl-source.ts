@@ -1,4 +1,4 @@
-import type { Store } from '../../shared/store/dynamo-client.js';
+import type { Store } from '../../platform/store/dynamo-client.js';
 import { createCrawler, type CrawlRequest } from './crawlers.js';
 import { runCrawl, type CrawlOutcome, type CrawlRunOptions } from './crawl-run.js';
 import type { PoliteClientOptions } from './polite-client.js';

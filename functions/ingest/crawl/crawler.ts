@@ -1,6 +1,6 @@
-import type { RunOptions, IngestionRun } from '../../shared/ingestion/ingestion-run.js';
-import type { PageCounts } from '../../shared/ingestion/crawl-store.js';
-import type { Store } from '../../shared/store/dynamo-client.js';
+import type { RunOptions, IngestionRun } from '../../catalog/ingestion/ingestion-run.js';
+import type { PageCounts } from '../../catalog/ingestion/crawl-store.js';
+import type { Store } from '../../platform/store/dynamo-client.js';
 import type { PoliteClient } from './polite-client.js';
 
 /**

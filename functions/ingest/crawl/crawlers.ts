@@ -1,6 +1,6 @@
-import type { CrawledSource } from '../../shared/ingestion/crawl-store.js';
-import type { Store } from '../../shared/store/dynamo-client.js';
-import { TRANSFER_SOURCE } from '../../transfer/transfer-ingest.js';
+import type { CrawledSource } from '../../catalog/ingestion/crawl-store.js';
+import type { Store } from '../../platform/store/dynamo-client.js';
+import { TRANSFER_SOURCE } from '../../transfer/ingest/transfer-ingest.js';
 import { bctgCrawler } from './bctg-crawler.js';
 import { BctgSite, type BctgOrigins } from './bctg-site.js';
 import type { Crawler } from './crawler.js';

@@ -1,6 +1,6 @@
-import { recordInstitutionFreshness } from '../../shared/catalog/institution-registry.js';
-import type { CrawlCheckpoint, PartFreshness } from '../../shared/ingestion/crawl-store.js';
-import type { Store } from '../../shared/store/dynamo-client.js';
+import { recordInstitutionFreshness } from '../../catalog/institution-registry.js';
+import type { CrawlCheckpoint, PartFreshness } from '../../catalog/ingestion/crawl-store.js';
+import type { Store } from '../../platform/store/dynamo-client.js';
 import type { Crawler } from './crawler.js';
 
 /**

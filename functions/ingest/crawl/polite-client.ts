@@ -1,4 +1,4 @@
-import { SERVICE_VERSION } from '../../shared/config.js';
+import { SERVICE_VERSION } from '../../platform/config.js';
 import { HostLimiter } from './host-limiter.js';
 
 /** What a page answered last time: sent back so an unchanged page costs a 304. */

@@ -1,6 +1,6 @@
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import { logger } from '../../shared/observability.js';
-import type { Store } from '../../shared/store/dynamo-client.js';
+import { logger } from '../../platform/observability.js';
+import type { Store } from '../../platform/store/dynamo-client.js';
 import { crawlSource } from './crawl-source.js';
 import type { CrawlOutcome } from './crawl-run.js';
 import { isCrawlable } from './crawlers.js';

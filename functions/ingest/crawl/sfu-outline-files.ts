@@ -1,4 +1,4 @@
-import { termLabel } from '../../shared/catalog/terms.js';
+import { termLabel } from '../../catalog/terms.js';
 import type { CompactOutline, ListEntry } from './sfu-outlines-api.js';
 
 /**

@@ -1,8 +1,8 @@
-import { forEachAtOnce } from '../../shared/at-once.js';
-import type { CatalogRecord } from '../../shared/catalog/catalog-model.js';
-import { parseTerm, termLabel, termOrder, trimesterAt } from '../../shared/catalog/terms.js';
-import { readPageMemories, writePageMemories } from '../../shared/ingestion/crawl-store.js';
-import type { Store } from '../../shared/store/dynamo-client.js';
+import { forEachAtOnce } from '../../platform/at-once.js';
+import type { CatalogRecord } from '../../catalog/catalog-model.js';
+import { parseTerm, termLabel, termOrder, trimesterAt } from '../../catalog/terms.js';
+import { readPageMemories, writePageMemories } from '../../catalog/ingestion/crawl-store.js';
+import type { Store } from '../../platform/store/dynamo-client.js';
 import { atOrBefore, compareText, type CrawlContext, type Crawler, type CrawlStep, type UnitResult } from './crawler.js';
 import { PageFailed } from './polite-client.js';
 import { outlineFile, sectionsFile, type CourseOutlines, type Term } from './sfu-outline-files.js';

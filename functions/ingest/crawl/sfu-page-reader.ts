@@ -1,5 +1,5 @@
-import type { PageMemories } from '../../shared/ingestion/crawl-store.js';
-import { stableHash } from '../../shared/ingestion/reconcile.js';
+import type { PageMemories } from '../../catalog/ingestion/crawl-store.js';
+import { stableHash } from '../../catalog/ingestion/reconcile.js';
 import type { CrawlContext } from './crawler.js';
 import { PageFailed } from './polite-client.js';
 import { readList, readOutline, type CompactOutline, type ListEntry, type SfuOutlinesApi } from './sfu-outlines-api.js';

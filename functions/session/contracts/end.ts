@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { optionalField } from '../../mcp/tools/schema-helpers.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { DeviceIdInput, CurrentSessionIdInput } from '../session-model.js';
 import { EXAMPLE_SESSION_ID, WRITE } from './session-tool.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { SessionSnapshotSchema } from '../snapshot.js';
 import { WRITE } from './session-tool.js';
 
@@ -9,8 +9,8 @@ export const importContract = defineContract({
   name: 'session_import',
   title: 'Import a session snapshot',
   description:
-    'Restores a snapshot made by tn_session_export as the caller\'s session; use it when a session is not on this server (expired or exported elsewhere). Returns its status and latest seq. The snapshot is restored under its original sessionId when the caller exported it as its owner (its ownerProof) or holds it now, else under an id of the caller\'s own: use the sessionId in the answer. It is verified first: its ' +
-    'checksum, that its seqs run 1..n, and that it holds no more than the tools write (a student message of at most 10,000 characters, as an ask). Importing the same snapshot again changes nothing ("already-present"). ' +
+    'Restores a snapshot made by tn_session_export as the caller\'s session; use it when a session is not on this server (expired or exported elsewhere). Returns its sessionId (the original one for its owner, else one of the caller\'s own), status and latest seq. ' +
+    'The snapshot is verified first (checksum, seqs 1..n, no more than the tools write); importing it again changes nothing ("already-present"). ' +
     'Example: the web app imports the snapshot the CLI exported after the session expired on the server.',
   input: z.strictObject({ snapshot: SessionSnapshotSchema.describe('The exact output of tn_session_export') }),
   output: z.object({

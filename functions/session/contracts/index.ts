@@ -1,4 +1,4 @@
-import type { AnyToolContract } from '../../shared/tools/define-tool.js';
+import type { AnyToolContract } from '../../mcp/tools/define-tool.js';
 import { askContract } from './ask.js';
 import { cancelPendingContract } from './cancel-pending.js';
 import { endContract } from './end.js';

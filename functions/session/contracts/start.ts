@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
 import { CourseRefInput } from '../../course/contracts/catalog-tool.js';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { SessionStateSchema, TUTORING_STYLES } from '../session-model.js';
 import { WRITE } from './session-tool.js';
 

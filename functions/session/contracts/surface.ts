@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { definePrompt, defineResource, type AnyPromptContract, type AnyResourceContract } from '../../shared/surface/surface-contract.js';
+import { definePrompt, defineResource, type AnyPromptContract, type AnyResourceContract } from '../../mcp/surface/surface-contract.js';
 
 interface HistoryPage {
   sessionId: string;

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { DeviceIdInput, PendingDraftSchema, SessionEventSchema, CurrentSessionIdInput } from '../session-model.js';
 import { EXAMPLE_SESSION_ID, READ } from './session-tool.js';
 

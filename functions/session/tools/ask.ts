@@ -1,4 +1,4 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
 import { askTutor } from '../ask.js';
 import { createLanguageModel } from '../tutor/language-model.js';
 import { sessionIdFor } from '../session-store.js';

@@ -1,4 +1,4 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
 import { cancelPendingDrafts } from '../drafts.js';
 import { openSessionFor } from '../session-store.js';
 import { cancelPendingContract } from '../contracts/cancel-pending.js';

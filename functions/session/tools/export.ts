@@ -1,4 +1,4 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
 import { readAllEvents } from '../event-log-store.js';
 import { openSessionFor } from '../session-store.js';
 import { ownerProofFor } from '../owner-proof.js';

@@ -1,4 +1,4 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
 import { readEventsAfter } from '../event-log-store.js';
 import { openSessionFor } from '../session-store.js';
 import { historyContract } from '../contracts/history.js';

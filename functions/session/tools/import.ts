@@ -1,6 +1,6 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
-import { ToolError } from '../../shared/tools/errors.js';
-import { requireUserId } from '../../shared/tools/tool-context.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
+import { ToolError } from '../../mcp/tools/errors.js';
+import { requireUserId } from '../../mcp/tools/tool-context.js';
 import { snapshotLimitIssues } from '../import-limits.js';
 import { provesOwner } from '../owner-proof.js';
 import { importSnapshot } from '../session-import.js';

@@ -1,4 +1,4 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
 import { listSessions } from '../session-list.js';
 import { listContract } from '../contracts/list.js';
 

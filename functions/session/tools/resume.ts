@@ -1,4 +1,4 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
 import { advanceDeviceCursor } from '../device-cursor-store.js';
 import { readLatestEvents } from '../event-log-store.js';
 import { stateOf } from '../session-model.js';

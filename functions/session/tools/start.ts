@@ -1,9 +1,9 @@
 import { ulid } from 'ulid';
 import { getContract } from '../../course/contracts/get.js';
-import { runContractFor } from '../../shared/tools/contract-runner.js';
-import { bindTool } from '../../shared/tools/define-tool.js';
-import type { ToolContext } from '../../shared/tools/tool-context.js';
-import { ToolError } from '../../shared/tools/errors.js';
+import { runContractFor } from '../../mcp/tools/contract-runner.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
+import type { ToolContext } from '../../mcp/tools/tool-context.js';
+import { ToolError } from '../../mcp/tools/errors.js';
 import { DEFAULT_PREFERENCES, getPreferences } from '../../user/preferences.js';
 import { expiryAfter, itemsExpiryFor, stateOf, type CourseSnapshot, type SessionRecord } from '../session-model.js';
 import { createSession } from '../session-store.js';

@@ -1,4 +1,4 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
 import { advanceDeviceCursor, readDeviceCursor } from '../device-cursor-store.js';
 import { readEventsAfter } from '../event-log-store.js';
 import { listPendingDrafts, openSessionFor } from '../session-store.js';

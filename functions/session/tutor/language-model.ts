@@ -1,7 +1,7 @@
 import type { LanguageModel } from 'ai';
-import type { DefaultLlmProvider } from '../../shared/config.js';
-import { outboundFetch } from '../../shared/net/outbound-fetch.js';
-import type { OutboundPolicy } from '../../shared/net/outbound-url.js';
+import type { DefaultLlmProvider } from '../../platform/config.js';
+import { outboundFetch } from '../../platform/net/outbound-fetch.js';
+import type { OutboundPolicy } from '../../platform/net/outbound-url.js';
 
 /** Models used when a BYOK credential does not name one. */
 export const DEFAULT_MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5' } as const;

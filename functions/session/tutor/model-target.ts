@@ -1,10 +1,10 @@
-import type { Principal } from '../../shared/auth/principal.js';
-import type { DefaultLlmProvider, TutorConfig } from '../../shared/config.js';
-import { byokEncryptionContext } from '../../shared/crypto/byok-context.js';
-import { openSecret } from '../../shared/crypto/envelope.js';
-import type { Services } from '../../shared/services.js';
-import { DomainError } from '../../shared/domain-error.js';
-import { checkBaseUrl } from '../../shared/net/outbound-url.js';
+import type { Principal } from '../../platform/auth/principal.js';
+import type { DefaultLlmProvider, TutorConfig } from '../../platform/config.js';
+import { byokEncryptionContext } from '../../platform/crypto/byok-context.js';
+import { openSecret } from '../../platform/crypto/envelope.js';
+import type { Services } from '../../platform/services.js';
+import { DomainError } from '../../platform/domain-error.js';
+import { checkBaseUrl } from '../../platform/net/outbound-url.js';
 import type { StoredCredential } from '../../user/byok-credentials.js';
 import type { Preferences } from '../../user/preferences.js';
 import { DEFAULT_MODELS, type ModelTarget } from './language-model.js';

@@ -1,6 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
-import { DomainError } from '../../shared/domain-error.js';
+import { DomainError } from '../../platform/domain-error.js';
 import type { ModelTarget } from './language-model.js';
 
 export interface TurnResult {

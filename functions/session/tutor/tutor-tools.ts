@@ -4,10 +4,10 @@ import { getContract } from '../../course/contracts/get.js';
 import { outlineContract } from '../../course/contracts/outline.js';
 import { prereqsContract } from '../../course/contracts/prereqs.js';
 import { searchContract } from '../../course/contracts/search.js';
-import { runContractFor } from '../../shared/tools/contract-runner.js';
-import type { AnyToolContract } from '../../shared/tools/define-tool.js';
-import { jsonSchemasOf } from '../../shared/tools/json-schemas.js';
-import type { ToolContext } from '../../shared/tools/tool-context.js';
+import { runContractFor } from '../../mcp/tools/contract-runner.js';
+import type { AnyToolContract } from '../../mcp/tools/define-tool.js';
+import { jsonSchemasOf } from '../../mcp/tools/json-schemas.js';
+import type { ToolContext } from '../../mcp/tools/tool-context.js';
 import { resolveContract } from '../../transfer/contracts/resolve.js';
 
 /**
@@ -30,7 +30,7 @@ export interface LookupLog {
  */
 export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: LookupLog): Promise<ToolSet> {
   // A process that cannot run other domains' tools offers the model none.
-  if (maxCalls <= 0 || !ctx.services.contractRunner) return {};
+  if (maxCalls <= 0 || !ctx.contractRunner) return {};
   const { jsonSchema, tool } = await import('./ai-runtime.js');
   const tools: ToolSet = {};
   for (const contract of TUTOR_LOOKUPS) {

@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
-import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
-import { defineContract } from '../../shared/tools/define-tool.js';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { CompletedOnInput, SourceCoursesInput, StudentFactsInput } from '../resolve-input.js';
+import { effectiveDateInput } from '../../catalog/effective-date.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
+import { optionalField } from '../../mcp/tools/schema-helpers.js';
+import { CompletedOnInput, SourceCoursesInput, StudentFactsInput } from '../resolve/resolve-input.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
 import { InstitutionInput } from './institution-input.js';
 
@@ -30,7 +30,7 @@ export const compareContract = defineContract({
   title: 'Compare where a set of courses transfers',
   description:
     'Resolves the same set of courses against every receiving institution Tutor Nexus has rules for (or the ones named). Returns the ' +
-    'receivers ranked by the credits their best plan transfers on one scale (normalizedCredits: a one-term course = 3, so UVic units count double), saying per receiver which courses transfer, which are lost, and which ' +
+    'receivers ranked by the credits their best plan transfers on one scale (normalizedCredits: a one-term course = 3), saying per receiver which courses transfer, which are lost, and which ' +
     'would count under a condition or with more courses. Use it for "where do my Langara courses count the most?"; then tn_transfer_resolve for ' +
     'one receiver\'s details. Example: { "sourceInstitution": "langara", "sourceCourses": ["CPSC 1150", "MATH 1171", "ENGL 1127"] }.',
   input: z.strictObject({

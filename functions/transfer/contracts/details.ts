@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
-import { RuleSummarySchema } from '../match-output.js';
+import { RuleSummarySchema } from '../resolve/match-output.js';
 import { TransferRuleSchema } from '../rule-model.js';
 
 export const detailsContract = defineContract({

@@ -1,4 +1,4 @@
-import type { AnyToolContract } from '../../shared/tools/define-tool.js';
+import type { AnyToolContract } from '../../mcp/tools/define-tool.js';
 import { compareContract } from './compare.js';
 import { detailsContract } from './details.js';
 import { resolveContract } from './resolve.js';

@@ -1,12 +1,12 @@
 import * as z from 'zod/v4';
-import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { effectiveDateInput } from '../../catalog/effective-date.js';
+import { optionalField } from '../../mcp/tools/schema-helpers.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
 import { InstitutionInput } from './institution-input.js';
 
-import { MatchSchema, RuleSummarySchema } from '../match-output.js';
-import { CompletedAtTargetInput, CompletedOnInput, SourceCoursesInput, StudentFactsInput } from '../resolve-input.js';
+import { MatchSchema, RuleSummarySchema } from '../resolve/match-output.js';
+import { CompletedAtTargetInput, CompletedOnInput, SourceCoursesInput, StudentFactsInput } from '../resolve/resolve-input.js';
 import { PlanConstraintSchema } from './plan-schema.js';
 
 
@@ -18,11 +18,10 @@ export const resolveContract = defineContract({
     'Given the courses a student took at one institution (a set; order does not matter), returns what they earn at another ' +
     'from BC Transfer Guide rules in force at a date: exactMatches (rules fully covered), partialMatches (bundled rules with ' +
     'the missing courses named), conditionalMatches (awards that hold only under a condition, with what would make it hold), ' +
-    'nearMisses (codes with no rule in force: retired rules, similar codes), conflicts, and the plan that transfers the most credit ' +
+    'nearMisses (no rule in force: retired rules, similar codes), conflicts, and the plan that transfers the most credit ' +
     'without using a course twice and within every limit the rows\' wording sets (only one of, precludes, caps). program, ' +
     'completedAtTarget and grades select awards that depend on them; completedOn resolves each course against the rules in force ' +
-    'when it was completed. Institutions may be named as people type them ("Langara College"). Use this for "what do I get at ' +
-    'SFU for these Langara courses?". ' +
+    'when it was completed. Use this for "what do I get at SFU for these Langara courses?". ' +
     'Example: { "sourceInstitution": "langara", "targetInstitution": "sfu", "sourceCourses": ["CPSC 1160", "CPSC 1181"] }.',
   input: z.strictObject({
     sourceInstitution: InstitutionInput('Sending'),

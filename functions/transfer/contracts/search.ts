@@ -1,11 +1,11 @@
 import * as z from 'zod/v4';
-import { effectiveDateInput } from '../../shared/catalog/effective-date.js';
-import { optionalField } from '../../shared/tools/schema-helpers.js';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { effectiveDateInput } from '../../catalog/effective-date.js';
+import { optionalField } from '../../mcp/tools/schema-helpers.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { TRANSFER_TOOL } from './transfer-tool.js';
 import { InstitutionInput } from './institution-input.js';
-import { paginated, PaginationInput } from '../../shared/tools/pagination.js';
-import { RuleSummarySchema } from '../match-output.js';
+import { paginated, PaginationInput } from '../../mcp/tools/pagination.js';
+import { RuleSummarySchema } from '../resolve/match-output.js';
 import { AWARD_FORMS } from '../award-forms.js';
 
 const SearchItemSchema = RuleSummarySchema.extend({
@@ -23,8 +23,7 @@ export const searchContract = defineContract({
     'Lists the BC Transfer Guide agreements from one institution to another, optionally for one subject or one course and only ' +
     'those in force at a date. Use this to browse what transfers between two schools; for a student\'s set of courses use ' +
     'tn_transfer_resolve. With targetCourse it looks the other way: which sending courses (or sets) earn that receiving course, from ' +
-    'one sender or all, in any form (as the award, an alternative, an exemption or 0-credit course, an award under a condition, part of a ' +
-    'bundle), or generic credit such as "ASC 2XX" or "CPSC 1st" (each item says how in awardedAs). Returns a page of rules with their targets and dates. Example: { "sourceInstitution": "langara", ' +
+    'one sender or all, in any form the wording awards it, or generic credit such as "ASC 2XX" (awardedAs says how). Returns a page of rules with their targets and dates. Example: { "sourceInstitution": "langara", ' +
     '"targetInstitution": "sfu", "subject": "CPSC" }; reverse: { "targetInstitution": "sfu", "targetCourse": "CMPT 225" }.',
   input: z.strictObject({
     sourceInstitution: z.string().min(2).max(80).optional().describe('Sending institution slug, code or name, e.g. "langara"; optional with targetCourse (then every sender)'),

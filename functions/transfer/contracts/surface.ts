@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { definePrompt, defineResource, type AnyPromptContract, type AnyResourceContract } from '../../shared/surface/surface-contract.js';
-import { defineView, type ViewContract } from '../../shared/surface/view-contract.js';
+import { definePrompt, defineResource, type AnyPromptContract, type AnyResourceContract } from '../../mcp/surface/surface-contract.js';
+import { defineView, type ViewContract } from '../../mcp/surface/view-contract.js';
 
 interface RuleDetails {
   rule: {
@@ -34,19 +34,22 @@ function ruleMarkdown({ rule, status, history }: RuleDetails): string {
   ].join('\n');
 }
 
+const RULE_ID = /^[A-Za-z0-9_-]{4,80}$/;
+
 export const transferRuleResource = defineResource({
   name: 'transfer-rule',
   domain: 'transfer',
   title: 'Transfer rule',
   description: 'One transfer-credit rule with its published wording, dates and evidence links: the same view as tn_transfer_details.',
   uriTemplate: 'transfer-rule://{ruleId}',
-  params: z.strictObject({ ruleId: z.string().regex(/^[A-Za-z0-9_-]{4,80}$/).describe('Rule id from tn_transfer_resolve or tn_transfer_search') }),
+  params: z.strictObject({ ruleId: z.string().regex(RULE_ID).describe('Rule id from tn_transfer_resolve or tn_transfer_search') }),
   access: 'public',
   readsTools: ['transfer_details'],
   read: async ({ ruleId }, readTool) => {
     const details = (await readTool('transfer_details', { ruleId })) as RuleDetails;
     return { markdown: ruleMarkdown(details), json: details };
   },
+  linkFrom: { fields: ['ruleId'], variables: (value) => (RULE_ID.test(value) ? { ruleId: value } : undefined), name: (value) => `transfer rule ${value}` },
 });
 
 export const planMyTransferPrompt = definePrompt({

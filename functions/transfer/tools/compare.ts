@@ -1,11 +1,11 @@
-import { bindCatalogTool } from '../../course/course-lookup.js';
-import { catalogCacheFor } from '../../course/catalog-cache.js';
-import { effectiveDate, institutionTimeZone } from '../../shared/catalog/effective-date.js';
-import { findInstitution } from '../../shared/catalog/institutions.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { catalogCacheFor } from '../../catalog/catalog-cache.js';
+import { effectiveDate, institutionTimeZone } from '../../catalog/effective-date.js';
+import { findInstitution } from '../../catalog/institutions.js';
 import { explainNoRules, institutionInput } from '../institution-input.js';
-import { compareReceivers } from '../receiver-comparison.js';
-import { readCompletedOn, readSourceCourses, studentFacts } from '../resolve-input.js';
-import { catalogueCredits } from '../sending-credits.js';
+import { compareReceivers } from '../resolve/receiver-comparison.js';
+import { readCompletedOn, readSourceCourses, studentFacts } from '../resolve/resolve-input.js';
+import { catalogueCredits } from '../resolve/sending-credits.js';
 import { getRules, outgoingRuleIds, RoundTrips } from '../transfer-store.js';
 import { compareContract } from '../contracts/compare.js';
 

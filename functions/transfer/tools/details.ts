@@ -1,7 +1,7 @@
-import { bindCatalogTool } from '../../course/course-lookup.js';
-import { ToolError } from '../../shared/tools/errors.js';
-import { ruleSummary } from '../match-output.js';
-import { currentReading } from '../rule-reread.js';
+import { bindCatalogTool } from '../../catalog/catalog-tool.js';
+import { ToolError } from '../../mcp/tools/errors.js';
+import { ruleSummary } from '../resolve/match-output.js';
+import { currentReading } from '../rule-text/rule-reread.js';
 import { getRule, pairRulesForCourse } from '../transfer-store.js';
 import { detailsContract } from '../contracts/details.js';
 

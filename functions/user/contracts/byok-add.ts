@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { CredentialSummarySchema, ProviderSchema } from '../byok-credentials.js';
 
 export const input = z

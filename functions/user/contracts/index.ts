@@ -1,4 +1,4 @@
-import type { AnyToolContract } from '../../shared/tools/define-tool.js';
+import type { AnyToolContract } from '../../mcp/tools/define-tool.js';
 import { byokAddContract } from './byok-add.js';
 import { byokDeleteContract } from './byok-delete.js';
 import { byokListContract } from './byok-list.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { defineContract } from '../../shared/tools/define-tool.js';
+import { defineContract } from '../../mcp/tools/define-tool.js';
 import { DEFAULT_PREFERENCES, PreferencesSchema } from '../preferences.js';
 
 export const preferencesGetContract = defineContract({

@@ -1,6 +1,6 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
-import { requireUserId } from '../../shared/tools/tool-context.js';
-import { checkBaseUrl } from '../../shared/net/outbound-url.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
+import { requireUserId } from '../../mcp/tools/tool-context.js';
+import { checkBaseUrl } from '../../platform/net/outbound-url.js';
 import { addCredential, checkKeyFormat } from '../byok-credentials.js';
 import { getSubscription, planLimits } from '../plans.js';
 import { byokAddContract } from '../contracts/byok-add.js';

@@ -1,5 +1,5 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
-import { requireUserId } from '../../shared/tools/tool-context.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
+import { requireUserId } from '../../mcp/tools/tool-context.js';
 import { DEFAULT_PREFERENCES, getPreferences } from '../preferences.js';
 import { preferencesGetContract } from '../contracts/preferences-get.js';
 

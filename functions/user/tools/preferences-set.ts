@@ -1,6 +1,6 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
-import { ToolError } from '../../shared/tools/errors.js';
-import { requireUserId } from '../../shared/tools/tool-context.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
+import { ToolError } from '../../mcp/tools/errors.js';
+import { requireUserId } from '../../mcp/tools/tool-context.js';
 import { findCredential } from '../byok-credentials.js';
 import { mergePreferences, type PreferencesPatch } from '../preferences.js';
 import { preferencesSetContract } from '../contracts/preferences-set.js';

@@ -1,5 +1,5 @@
-import { bindTool } from '../../shared/tools/define-tool.js';
-import { requireUserId } from '../../shared/tools/tool-context.js';
+import { bindTool } from '../../mcp/tools/define-tool.js';
+import { requireUserId } from '../../mcp/tools/tool-context.js';
 import { getSubscription, planLimits } from '../plans.js';
 import { subscriptionContract } from '../contracts/subscription.js';
 

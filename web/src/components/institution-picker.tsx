@@ -1,4 +1,4 @@
-import { findInstitution, nameKey } from '../../../functions/shared/catalog/institutions.js';
+import { findInstitution, nameKey } from '../../../functions/catalog/institutions.js';
 import { useTool } from '../use-tool.js';
 import type { SourceFreshness } from './transfer-sources.js';
 

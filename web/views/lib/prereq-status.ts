@@ -1,5 +1,5 @@
 import { checkPrerequisites } from '../../../functions/course/prerequisites/check.js';
-import type { RequirementNode } from '../../../functions/shared/catalog/requirement-tree.js';
+import type { RequirementNode } from '../../../functions/catalog/requirement-tree.js';
 
 export type { RequirementNode };
 
