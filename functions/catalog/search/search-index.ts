@@ -60,6 +60,7 @@ export class SearchIndex {
   private readonly ranking: StudentRanking;
   private readonly similarWords: WordScorer;
   private sortedRefs?: string[];
+  private docByRef?: Map<string, number>;
 
   constructor(
     readonly docs: IndexedDocs,
@@ -158,6 +159,13 @@ export class SearchIndex {
       .map(({ doc }) => this.course(doc));
     if (byNumber.length) return byNumber;
     return this.query(code, { institution }).slice(0, limit).map((hit) => hit.course);
+  }
+
+  /** One course by its reference (`langara:CPSC 1150`): what the catalogue says of it in brief (credits, title, level). */
+  courseByRef(ref: string): IndexedCourse | undefined {
+    this.docByRef ??= new Map((valuesOf(this.docs.refs) as string[]).map((value, doc) => [value, doc]));
+    const doc = this.docByRef.get(ref);
+    return doc === undefined ? undefined : this.course(doc);
   }
 
   /** References starting with `prefix` (`sfu:CMPT 2` → `sfu:CMPT 201`, …) in order, by binary search. */
