@@ -5,12 +5,14 @@ import { catalogIndexFor, SearchIndex } from '../functions/catalog/catalog-index
 import { getCatalogVersion } from '../functions/catalog/catalog-store.js';
 import { loadSearchIndex } from '../functions/catalog/search/search-index-store.js';
 import { decodeIndex, encodeIndex } from '../functions/catalog/search/index-codec.js';
+import { TypedRanking } from '../functions/catalog/search/typed-ranking.js';
 import type { CourseFragment } from '../functions/catalog/catalog-model.js';
 import { coursesFromFragments, type CourseView } from '../functions/catalog/course-view.js';
 import { ingestorNamed, sampleFiles, sourceNamed } from '../functions/ingest/sources.js';
 import { putAll } from '../functions/platform/store/batch-writes.js';
 import { createStore, type Store } from '../functions/platform/store/dynamo-client.js';
 import { ensureTable } from '../local/ensure-table.js';
+import { compareSpeed, judgedSets, measureRelevance } from './relevance.js';
 import { round, summarize } from './stats.js';
 
 /** The real courses of the shipped sample, parsed straight from the files (no store involved). */
@@ -43,6 +45,38 @@ export function syntheticCatalog(real: CourseView[], size: number): CourseView[]
   return courses;
 }
 
+/**
+ * The ranking's relevance on judged student queries over the shipped catalog (success@3, MRR@10,
+ * off-topic in the top 3), beside the ranking as typed (BM25F alone, the ranking before ADR 0033);
+ * and its speed against the ranking as typed over `size` synthetic courses, the same queries in turn.
+ */
+export async function measureSearchRelevance(size: number, queries: number) {
+  const real = await realCourses();
+  const sets = await judgedSets();
+  const relevance = measureRelevance(SearchIndex.build(real), sets);
+  const judged = [...sets.judged, ...sets.secondDev, ...sets.secondHeldOut];
+  const index = decodeIndex(buildArtifact(syntheticCatalog(real, size)).artifact);
+  const asTyped = new TypedRanking(index);
+  const phrases = titlePhrases(real);
+  const synthInstitution = index.institutions[Math.min(3, index.institutions.length - 1)]!;
+  const typed = Array.from({ length: queries }, (_, i) => ({ text: phrases[(i * 7919) % phrases.length]!, filters: i % 2 ? { institution: synthInstitution } : {} }));
+  const students = Array.from({ length: Math.min(queries, 500) }, (_, i) => ({ text: judged[i % judged.length]!.query, filters: {} }));
+  const rankings = { ranking: (text: string, filters: object) => index.query(text, filters), asTyped: (text: string, filters: object) => asTyped.query(text, filters) };
+  return {
+    ...relevance,
+    speed: {
+      courses: index.size,
+      titlePhrases: { name: 'two-word title phrases, half within one institution', ...compareSpeed(typed, rankings) },
+      studentQueries: { name: 'the judged queries, every institution', ...compareSpeed(students, rankings) },
+    },
+  };
+}
+
+/** Two-word phrases from real titles, so benchmark queries hit the way students' searches do. */
+function titlePhrases(real: CourseView[]): string[] {
+  return real.map((c) => (c.title ?? '').split(/\s+/).slice(0, 2).join(' ')).filter((p) => p.length > 4);
+}
+
 export async function measureSearch(size: number, queries: number) {
   const real = await realCourses();
   const catalog = syntheticCatalog(real, size);
@@ -58,8 +92,7 @@ export async function measureSearch(size: number, queries: number) {
   global.gc?.();
   const after = memoryInUse();
 
-  // Queries are two-word phrases from real titles, so they hit the way students' searches do.
-  const phrases = real.map((c) => (c.title ?? '').split(/\s+/).slice(0, 2).join(' ')).filter((p) => p.length > 4);
+  const phrases = titlePhrases(real);
   const pick = (i: number) => phrases[(i * 7919) % phrases.length]!;
   for (let i = 0; i < 20; i++) index.query(pick(i));
   const indexed: number[] = [];

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { startLocalServer } from '../local/server.js';
-import { measureIndexLoad, measureIngestion, measureSearch, realCourses } from './catalog.js';
+import { measureIndexLoad, measureIngestion, measureSearch, measureSearchRelevance, realCourses } from './catalog.js';
 import { measureColdStarts } from './cold-start.js';
 import { measureCompletion } from './completion.js';
 import { measureTransfer } from './transfer.js';
@@ -16,7 +16,7 @@ import { measureCrawls } from './crawl.js';
 import { round, summarize } from './stats.js';
 import { writeResultsSummary } from './results-summary.js';
 
-// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only foundation|catalog|timetable|completion|transfer|session|web|startup|crawl]` (the script sets
+// Benchmarks, not tests: `npm run bench [-- --quick] [-- --only relevance|foundation|catalog|timetable|completion|transfer|session|web|startup|crawl]` (the script sets
 // TN_LOG_LEVEL and disables metrics output before any module loads). Figures are reported as ratios
 // against baselines measured in the same run, because absolute numbers depend on the machine.
 
@@ -26,11 +26,23 @@ const runs = (name: string) => !process.argv.includes('--only') || only === name
 const load = quick ? { warmup: 50, samples: 200, concurrency: 16, seconds: 2 } : { warmup: 300, samples: 2000, concurrency: 16, seconds: 8 };
 const TOKEN = 'bench-token-0123456789';
 
+const machine = { cpus: os.cpus().length, node: process.version, date: new Date().toISOString() };
+await mkdir('bench/results', { recursive: true });
 // First, alone on the machine: replayed sites and an in-memory DynamoDB Local of its own, no server needed.
 if (runs('crawl')) {
-  await mkdir('bench/results', { recursive: true });
-  await report('crawl', { machine: { cpus: os.cpus().length, node: process.version, date: new Date().toISOString() }, ...(await measureCrawls()) });
-  if (only === 'crawl') process.exit(0);
+  await report('crawl', { machine, ...(await measureCrawls()) });
+  if (only === 'crawl') {
+    writeResultsSummary();
+    process.exit(0);
+  }
+}
+if (runs('relevance')) {
+  // In process, on the shipped catalog and a synthetic one: no server needed.
+  await report('relevance', { machine, ...(await measureSearchRelevance(quick ? 20_000 : 100_000, quick ? 300 : 2000)) });
+  if (only === 'relevance') {
+    writeResultsSummary();
+    process.exit(0);
+  }
 }
 
 // The tutor's OpenAI endpoint is an instant local provider, and the prompt quota never refuses.
@@ -52,8 +64,6 @@ const server = await startLocalServer({
 // The search index of a staged first load is built behind the banner: wait for it, so nothing measured shares the machine with it.
 await callOnce({ name: 'search index warm-up', url: `${server.url}/mcp/course`, tool: 'tn_course_search', args: { query: 'calculus' } }, 0);
 const bare = await startBareSdkServer();
-const machine = { cpus: os.cpus().length, node: process.version, date: new Date().toISOString() };
-await mkdir('bench/results', { recursive: true });
 try {
   const baseline = await measure({ name: 'bare SDK server, trivial tool', url: bare.url, tool: 'echo' }, load);
   const auth = { authorization: `Bearer ${TOKEN}` };

@@ -1,4 +1,4 @@
-import { runStudentCli, STUDENT_COMMANDS, STUDENT_USAGE } from '../cli/index.js';
+import { runStudentCli, STUDENT_COMMANDS, STUDENT_USAGE, unknownCommand } from '../cli/index.js';
 
 const argv = process.argv.slice(2);
 const operator = argv[0] === 'token' || argv[0] === 'plan';
@@ -6,10 +6,16 @@ if (operator) {
   // The operator commands write to the store directly; loaded only when asked for.
   const { runCli } = await import('../local/cli.js');
   process.exitCode = await runCli(argv);
-} else if (argv[0] && argv[0] in STUDENT_COMMANDS) {
+} else if (argv[0] && Object.hasOwn(STUDENT_COMMANDS, argv[0])) {
   process.exitCode = await runStudentCli(argv);
-} else {
+} else if (argv[0] === undefined || ['help', '--help', '-h'].includes(argv[0])) {
+  // Asked for, the help is the answer (stdout, exit 0); tn alone is a usage error (stderr, exit 2).
   const { OPERATOR_USAGE } = await import('../local/cli.js');
-  console.error(`${STUDENT_USAGE}\n\nOperator ${OPERATOR_USAGE.replace(/^Usage/, 'usage')}`);
-  process.exitCode = argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h' ? 0 : 2;
+  const help = `${STUDENT_USAGE}\n\nOperator ${OPERATOR_USAGE.replace(/^Usage/, 'usage')}\n`;
+  if (argv[0] === undefined) process.stderr.write(help);
+  else process.stdout.write(help);
+  process.exitCode = argv[0] === undefined ? 2 : 0;
+} else {
+  process.stderr.write(unknownCommand(argv[0]));
+  process.exitCode = 2;
 }

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CliError, withConnection } from './connection.js';
+import { readCourseCodes } from './course-codes.js';
+import { gradesText, prerequisiteVerdict, sectionsText, type CourseView, type Grades, type PrerequisiteCheck, type Section } from './course-details.js';
 import { paint, printJson, table, withProgress, type Io } from './output.js';
 
 function required(text: string, example: string): string {
@@ -38,23 +40,35 @@ export async function search(args: string[], io: Io): Promise<number> {
   return 0;
 }
 
-interface CourseView {
-  ref: string;
-  title: string | null;
-  credits: number | null;
-  description: string | null;
-  prerequisitesText: string | null;
-  corequisitesText: string | null;
-  designation: string | null;
-  offeredTerms: string[];
-}
-
-/** `tn course sfu:CMPT 225 [--json]`. */
+/**
+ * `tn course sfu:CMPT 225 [--term 2026-spring] [--done CMPT 125 B MACM 101 …] [--json]`: the course,
+ * its grades across terms, its sections in a term (the newest by default), and with --done the
+ * prerequisite check against the courses given (codes unquoted, each optionally followed by a grade).
+ */
 export async function course(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
-  const ref = required(positionals.join(' '), 'tn course sfu:CMPT 225');
-  const view = await withConnection(io.env, (c) => withProgress(io, 'Loading…', () => c.call<CourseView>('tn_course_get', { course: ref })));
-  if (values.json) return printJson(io, view), 0;
+  const { rest, done } = splitDone(args);
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean' }, term: { type: 'string' } } });
+  const ref = courseRef(required(positionals.join(' '), 'tn course sfu:CMPT 225'));
+  const completed = done ? readCourseCodes(done, { grades: true, example: 'CMPT 125 B MACM 101' }) : undefined;
+  if (done && !completed!.length) throw new CliError('--done needs the courses you have completed, e.g. --done CMPT 125 B MACM 101', 'USAGE', 2);
+  const found = await withConnection(io.env, (c) =>
+    withProgress(io, 'Loading…', async () => {
+      const view = await c.call<CourseView>('tn_course_get', { course: ref });
+      const term = values.term ?? view.sectionTerms[0];
+      const optional = <T>(work: Promise<T>) => work.then((value) => ({ value }), (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+      const [grades, sections, prerequisites] = await Promise.all([
+        view.gradeTerms.length ? optional(c.call<Grades>('tn_course_grades', { course: view.ref })) : undefined,
+        term ? optional(c.call<{ items: Section[]; totalCount?: number }>('tn_course_section_list', { course: view.ref, term, limit: 50 })) : undefined,
+        completed ? optional(c.call<PrerequisiteCheck>('tn_course_prereqs', { course: view.ref, completed: completed.map(({ code, grade }) => ({ course: code, ...(grade ? { grade } : {}) })) })) : undefined,
+      ]);
+      return { view, term, grades, sections, prerequisites };
+    }),
+  );
+  const { view, term, grades, sections, prerequisites } = found;
+  if (values.json) {
+    const value = <T>(part: { value: T } | { error: string } | undefined) => (part && 'value' in part ? part.value : undefined);
+    return printJson(io, { ...view, grades: value(grades), sections: value(sections)?.items, prerequisiteCheck: value(prerequisites)?.check }), 0;
+  }
   const rows: [string, string | number | null][] = [
     ['course', view.ref],
     ['title', view.title],
@@ -66,117 +80,24 @@ export async function course(args: string[], io: Io): Promise<number> {
   ];
   io.out(table(io, ['field', 'value'], rows.filter(([, v]) => v !== null && v !== ''), 100));
   if (view.description) io.out(`\n${view.description}\n`);
+  if (prerequisites) io.out(`\n${prerequisiteVerdict(io, completed!, prerequisites)}`);
+  else if (view.prerequisitesText) io.out(paint(io, 'dim', `\nCheck the prerequisites: tn course ${view.ref} --done <courses you completed, e.g. CMPT 125 B MACM 101>\n`));
+  if (grades) io.out(`\n${gradesText(io, grades)}`);
+  if (sections && term) io.out(`\n${sectionsText(io, view, term, sections)}`);
   return 0;
 }
 
-interface Match {
-  ruleId: string;
-  usedCourses: string[];
-  missingCourses: string[];
-  targets: { text?: string; kind?: string }[];
-  targetCredits: number | null;
-  confidence: number;
-  condition: string | null;
+/** Everything after --done (or --completed) up to the next option is the list of completed courses, unquoted. */
+function splitDone(args: string[]): { rest: string[]; done?: string[] } {
+  const at = args.findIndex((arg) => arg === '--done' || arg === '--completed');
+  if (at < 0) return { rest: args };
+  let end = at + 1;
+  while (end < args.length && !args[end]!.startsWith('--')) end++;
+  return { rest: [...args.slice(0, at), ...args.slice(end)], done: args.slice(at + 1, end) };
 }
 
-interface Resolved {
-  sourceInstitution: string;
-  targetInstitution: string;
-  asOfDate: string;
-  exactMatches: Match[];
-  partialMatches: Match[];
-  conditionalMatches?: Match[];
-  nearMisses: { course: string; reason: string }[];
-  plan: { totalCredits: number; ruleIds: string[]; constraints?: { text: string; limitedPlan: boolean }[] };
-}
-
-/** "POLI 1250=2010-12" → { "POLI 1250": "2010-12" }: when each course was completed. */
-function completedOn(values: string[] | undefined): Record<string, string> | undefined {
-  if (!values?.length) return undefined;
-  return Object.fromEntries(
-    values.map((value) => {
-      const at = value.lastIndexOf('=');
-      if (at < 1) throw new CliError(`--completed-on takes COURSE=DATE, e.g. "POLI 1250=2010-12"; got "${value}"`, 'USAGE', 2);
-      return [value.slice(0, at).trim(), value.slice(at + 1).trim()];
-    }),
-  );
-}
-
-const STUDENT_OPTIONS = {
-  'as-of': { type: 'string' },
-  'completed-on': { type: 'string', multiple: true },
-  program: { type: 'string' },
-  json: { type: 'boolean' },
-} as const;
-
-function studentInput(values: { 'as-of'?: string; 'completed-on'?: string[]; program?: string }) {
-  const dates = completedOn(values['completed-on']);
-  return { ...(values['as-of'] ? { asOfDate: values['as-of'] } : {}), ...(dates ? { completedOn: dates } : {}), ...(values.program ? { program: values.program } : {}) };
-}
-
-/** `tn transfer --from langara --to sfu "CPSC 1160" "CPSC 1181" [--as-of YYYY-MM-DD] [--completed-on "CPSC 1160=2019-12"] [--program P] [--json]`. */
-export async function transfer(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { from: { type: 'string' }, to: { type: 'string' }, ...STUDENT_OPTIONS } });
-  if (!values.from || !values.to || !positionals.length) throw new CliError('Usage: tn transfer --from langara --to sfu "CPSC 1160" "CPSC 1181"', 'USAGE', 2);
-  const input = { sourceInstitution: values.from, targetInstitution: values.to, sourceCourses: positionals, ...studentInput(values) };
-  const result = await withConnection(io.env, (c) => withProgress(io, 'Resolving transfer credit…', () => c.call<Resolved>('tn_transfer_resolve', input)));
-  if (values.json) return printJson(io, result), 0;
-  const kinds: [string, Match[]][] = [
-    ['exact', result.exactMatches],
-    ['partial', result.partialMatches],
-    ['conditional', result.conditionalMatches ?? []],
-  ];
-  const rows = kinds.flatMap(([kind, matches]) =>
-    matches.map((m) => [
-      kind,
-      m.usedCourses.join(' + '),
-      m.targets.map((t) => t.text ?? t.kind).join(', '),
-      m.targetCredits,
-      m.missingCourses.length ? `missing ${m.missingCourses.join(', ')}` : (m.condition ?? ''),
-      m.confidence.toFixed(2),
-    ]),
-  );
-  io.out(`${paint(io, 'bold', `${result.sourceInstitution} → ${result.targetInstitution}`)} (rules in force ${result.asOfDate})\n`);
-  if (rows.length) io.out(table(io, ['match', 'courses', 'earns', 'credits', 'note', 'confidence'], rows));
-  else io.out('No transfer rule covers these courses.\n');
-  for (const miss of result.nearMisses) io.out(paint(io, 'yellow', `${miss.course}: ${miss.reason}\n`));
-  io.out(`Best plan: ${result.plan.totalCredits} credits from ${result.plan.ruleIds.length} rule${result.plan.ruleIds.length === 1 ? '' : 's'}.\n`);
-  for (const limit of (result.plan.constraints ?? []).filter((c) => c.limitedPlan)) io.out(paint(io, 'yellow', `Limited by the wording: ${limit.text}\n`));
-  return 0;
-}
-
-interface Compared {
-  sourceInstitution: string;
-  receivers: {
-    institution: string;
-    name: string | null;
-    plannedCredits: number;
-    normalizedCredits?: number;
-    creditScale?: { factor: number; unit: string; rule: string };
-    coursesTransferred: string[];
-    coursesLost: string[];
-  }[];
-}
-
-/** `tn compare --from langara "CPSC 1150" "MATH 1171" [--to sfu --to uvic] [--as-of …] [--completed-on …] [--program …] [--json]`: every receiver, ranked on one credit scale. */
-export async function compare(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { from: { type: 'string' }, to: { type: 'string', multiple: true }, ...STUDENT_OPTIONS } });
-  if (!values.from || !positionals.length) throw new CliError('Usage: tn compare --from langara "CPSC 1150" "MATH 1171" [--to sfu --to uvic]', 'USAGE', 2);
-  const input = { sourceInstitution: values.from, sourceCourses: positionals, ...(values.to?.length ? { receivers: values.to } : {}), ...studentInput(values) };
-  const result = await withConnection(io.env, (c) => withProgress(io, 'Comparing receivers…', () => c.call<Compared>('tn_transfer_compare', input)));
-  if (values.json) return printJson(io, result), 0;
-  const code = (ref: string) => ref.slice(ref.indexOf(':') + 1);
-  const rows = result.receivers.map((r) => [
-    r.name ?? r.institution,
-    `${r.plannedCredits} ${r.creditScale?.unit ?? 'credits'}`,
-    r.normalizedCredits ?? r.plannedCredits,
-    r.coursesTransferred.map(code).join(', ') || '–',
-    r.coursesLost.map(code).join(', ') || '–',
-  ]);
-  if (rows.length) io.out(table(io, ['receiver', 'planned', 'common scale', 'transfers', 'lost'], rows));
-  else io.out('No receiving institution has rules for these courses.\n');
-  const scales = [...new Map(result.receivers.filter((r) => r.creditScale && r.creditScale.factor !== 1).map((r) => [r.institution, r.creditScale!.rule])).entries()];
-  for (const [institution, rule] of scales) io.out(`${institution}: ${rule}\n`);
-  if (rows.length) io.out('Ranked by the common scale, where a one-term course is 3 credits.\n');
-  return 0;
+/** "sfu:CMPT 225", "sfu CMPT 225" and "sfu cmpt225" all name one course. */
+function courseRef(typed: string): string {
+  const spaced = /^([a-z][a-z-]*)\s+(\S.*)$/i.exec(typed);
+  return !typed.includes(':') && spaced ? `${spaced[1]}:${spaced[2]}` : typed;
 }

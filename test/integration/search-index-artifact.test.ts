@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { catalogIndexFor, publishCatalogIndex } from '../../functions/catalog/catalog-index.js';
 import { getCatalogVersion } from '../../functions/catalog/catalog-store.js';
 import { decodeIndex } from '../../functions/catalog/search/index-codec.js';
-import { loadSearchIndex } from '../../functions/catalog/search/search-index-store.js';
+import { loadSearchIndex, saveSearchIndex } from '../../functions/catalog/search/search-index-store.js';
 import { ingestSource } from '../../functions/ingest/ingest-source.js';
 import { sourceNamed } from '../../functions/ingest/sources.js';
 import { createStore } from '../../functions/platform/store/dynamo-client.js';
@@ -51,5 +51,20 @@ describe('search index artifact across ingestions', () => {
     const built = await catalogIndexFor(store, next.catalogVersion!);
     expect(built.size).toBeGreaterThan(published.courses);
     expect(decodeIndex((await loadSearchIndex(store, next.catalogVersion!))!).size).toBe(built.size);
+  });
+
+  it('rebuilds an artifact an earlier release stored in its format, and stores the current one in its place', async () => {
+    const store = server.services.store;
+    const { version } = await publishCatalogIndex(store);
+    const current = (await loadSearchIndex(store, version))!;
+    // The same artifact as a release before ADR 0033 would have labelled it (format 3: no course standing, no subject names).
+    const earlier = Buffer.from(current.toString('latin1').replace(/"format":\d+/, '"format":3'), 'latin1');
+    await saveSearchIndex(store, version, earlier, new Date());
+    expect(() => decodeIndex(earlier)).toThrow(/format 3/);
+    const index = await catalogIndexFor(store, version);
+    expect(index.query('cmpt 2', { institution: 'sfu' })[0]?.course.code).toMatch(/^CMPT 2/);
+    const stored = decodeIndex((await loadSearchIndex(store, version))!);
+    expect(stored.size).toBe(index.size);
+    expect(stored.query('intro programming').map((h) => h.course.ref)).toEqual(index.query('intro programming').map((h) => h.course.ref));
   });
 });

@@ -147,6 +147,88 @@ describe('catalog and transfer commands', { timeout: 120_000 }, () => {
     expect((await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'POLI 1250', '--completed-on', 'POLI 1250'], env)).code).toBe(2);
   });
 
+  it('reads course codes typed without quotes, carries a subject to bare numbers, and names a word it cannot read', async () => {
+    const quoted = await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'CPSC 1150', 'MATH 1171', '--json'], env);
+    const unquoted = await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'CPSC', '1150', 'MATH', '1171', '--json'], env);
+    expect(unquoted.code, unquoted.stderr).toBe(0);
+    expect(JSON.parse(unquoted.stdout)).toEqual(JSON.parse(quoted.stdout));
+    const carried = await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'CPSC', '1160', '1181', '--json'], env);
+    const both = await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'CPSC 1160', 'CPSC 1181', '--json'], env);
+    expect(JSON.parse(carried.stdout)).toEqual(JSON.parse(both.stdout));
+    const unreadable = await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'CPSC', '1150', 'calculus'], env);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toMatch(/^usage: Could not read "calculus" as a course code/m);
+    // Compare and --completed-on read codes the same way.
+    const comparedQuoted = await tn(['compare', '--from', 'langara', 'CPSC 1150', 'MATH 1171', '--as-of', '2023-11-01', '--json'], env);
+    const comparedUnquoted = await tn(['compare', '--from', 'langara', 'cpsc1150', 'MATH', '1171', '--as-of', '2023-11-01', '--json'], env);
+    expect(comparedUnquoted.code, comparedUnquoted.stderr).toBe(0);
+    expect(JSON.parse(comparedUnquoted.stdout)).toEqual(JSON.parse(comparedQuoted.stdout));
+    const thenQuoted = await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'POLI 1250', '--completed-on', 'POLI 1250=2010-12', '--as-of', '2025-01-01', '--json'], env);
+    const thenUnquoted = await tn(['transfer', '--from', 'langara', '--to', 'sfu', 'POLI', '1250', '--completed-on', 'POLI', '1250=2010-12', '--as-of', '2025-01-01', '--json'], env);
+    expect(thenUnquoted.code, thenUnquoted.stderr).toBe(0);
+    expect(JSON.parse(thenUnquoted.stdout)).toEqual(JSON.parse(thenQuoted.stdout));
+  });
+
+  it('shows a course with its grades across terms, its sections, and checks its prerequisites against courses typed unquoted', async () => {
+    const grades = await tn(['course', 'ubc:CPSC', '110'], env);
+    expect(grades.code, grades.stderr).toBe(0);
+    expect(grades.stdout).toMatch(/^Grades: average \d+\.\d over \d+ sections, \d+ students/m);
+    expect(grades.stdout).toMatch(/^term +sections +students +average +median$/m);
+    expect(grades.stdout.match(/^20\d\d-[a-z]+ +\d+ +\d+ +\d+\.\d/gm)?.length ?? 0, grades.stdout).toBeGreaterThanOrEqual(2);
+
+    const sections = await tn(['course', 'sfu', 'CMPT', '225'], env);
+    expect(sections.code, sections.stderr).toBe(0);
+    expect(sections.stdout).toMatch(/^course +sfu:CMPT 225$/m);
+    expect(sections.stdout).toMatch(/^Sections, 20\d\d-(spring|summer|fall)/m);
+    expect(sections.stdout).toMatch(/^section +type +days +time +instructor +seats$/m);
+    expect(sections.stdout).toMatch(/^D1\d\d +LEC/m);
+    expect(sections.stdout).toContain('Check the prerequisites: tn course sfu:CMPT 225 --done');
+
+    // The check prints the server's one-sentence verdict, then what is missing as a list of its own.
+    const met = await tn(['course', 'sfu:CMPT 225', '--done', 'CMPT', '125', 'B', 'MACM', '101', 'B+'], env);
+    expect(met.code, met.stderr).toBe(0);
+    expect(met.stdout).toMatch(/^Prerequisites \(with CMPT 125 B, MACM 101 B\+\): You meet these prerequisites\.$/m);
+    expect(met.stdout).not.toContain('Still needed');
+    const noGrades = await tn(['course', 'sfu:CMPT 225', '--done', 'CMPT', '125', 'MACM', '101'], env);
+    expect(noGrades.stdout).toMatch(/^Prerequisites \(with CMPT 125, MACM 101\): Met if your grades are at least C- in (CMPT 125 and MACM 101|MACM 101 and CMPT 125)\.$/m);
+    const toConfirm = /^Grades to confirm:\n((?: {2}- .*\n)+)/m.exec(noGrades.stdout)?.[1];
+    expect(toConfirm?.trim().split('\n').map((line) => line.trim()).sort()).toEqual(['- CMPT 125: C- or better', '- MACM 101: C- or better']);
+    expect(noGrades.stdout).not.toMatch(/cannot be confirmed|not confirmed/);
+    expect(noGrades.stdout).toContain('Add a grade after each course to confirm, e.g. --done CMPT 125 B');
+    const missing = await tn(['course', 'sfu:CMPT 225', '--done', 'MACM', '101', 'A'], env);
+    const verdict = /^Prerequisites \(with MACM 101 A\): (.+)$/m.exec(missing.stdout)?.[1];
+    expect(verdict, missing.stdout).toMatch(/^Not met yet: /);
+    expect(verdict!.length).toBeLessThanOrEqual(160);
+    expect(verdict).not.toMatch(/\([^)]*\(/);
+    expect(missing.stdout).toMatch(/^Still needed:\n {2}- [^\n]*CMPT 125/m);
+    expect(missing.stdout).not.toMatch(/^ {2}- [^\n]*MACM 101/m);
+    const json = JSON.parse((await tn(['course', 'sfu:CMPT 225', '--term', '2025-fall', '--done', 'MACM 101 A', '--json'], env)).stdout);
+    expect(json.ref).toBe('sfu:CMPT 225');
+    expect(json.prerequisiteCheck.satisfied).toBe(false);
+    expect(json.sections.length).toBeGreaterThan(0);
+    expect(json.sections.every((s: { term: string }) => s.term === '2025-fall')).toBe(true);
+
+    const noCourses = await tn(['course', 'sfu:CMPT 225', '--done'], env);
+    expect(noCourses.code).toBe(2);
+    expect(noCourses.stderr).toContain('--done needs the courses you have completed');
+  });
+
+  it('says a command it does not know is unknown, with the nearest one it knows, without the whole help', async () => {
+    const typo = await tn(['serach', 'calculus'], env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe('tn: unknown command "serach". Did you mean "tn search"? Run tn help for the commands.\n');
+    const unknown = await tn(['frobnicate'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('tn: unknown command "frobnicate". Run tn help for the commands.\n');
+    const help = await tn(['help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('tn search words');
+    expect(help.stdout).toContain('tn compare --from');
+    const bare = await tn([], env);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('tn search words');
+  });
+
   it('reports errors as the code and message on stderr with a non-zero exit code', async () => {
     const missing = await tn(['course', 'sfu:ZZZZ 999'], env);
     expect(missing.code).toBe(1);

@@ -1,6 +1,9 @@
+import { traitsOf } from './course-standing.js';
+import { countRequiredBy, prerequisiteEdges } from './prerequisite-mentions.js';
 import type { CourseSource } from './search-index.js';
 import { PackedTable } from './string-table.js';
-import { codeTerms, wordsOf } from './tokens.js';
+import { deriveSubjectNames, type SubjectNames } from './subject-names.js';
+import { FIELD, fieldIds, readCatalogText, type CatalogText } from './catalog-text.js';
 
 /** The result table: one entry per course, strings packed, and interned where they repeat. */
 export interface IndexedDocs {
@@ -20,6 +23,15 @@ export interface IndexedDocs {
   offeredTerms: string[];
   offeredOffsets: Uint32Array;
   offeredIds: Uint16Array;
+  /** How many courses of the same institution name this one as a prerequisite or corequisite. */
+  requiredBy: Uint16Array;
+  /** The courses each course's prerequisites name: course i's are requiresIds[requiresOffsets[i] .. requiresOffsets[i+1]). */
+  requiresOffsets: Uint32Array;
+  requiresIds: Uint32Array;
+  /** What the title says of the course (course-standing.ts: first course, special topics, part of a sequence). */
+  traits: Uint8Array;
+  /** The words the catalog names each institution's subjects by (subject-names.ts). */
+  subjectNames: SubjectNames;
 }
 
 /** Sorted terms; term i's documents are postingDocs[offsets[i] .. offsets[i+1]) with their weights. */
@@ -27,56 +39,85 @@ export interface Postings {
   terms: string[];
   offsets: Uint32Array;
   postingDocs: Uint32Array;
+  /** Each posting's BM25F weight; its lowest bit says whether the term is in the course's title (titledIn). */
   postingWeights: Float32Array;
 }
 
+/**
+ * The weights' bits, where bit 0 of posting p says its term is in the course's title. Kept in the
+ * weight itself (one unit in its last place, far below what ranks) so the ranking's scan reads no
+ * second array.
+ */
+export function titledIn(weights: Float32Array): Uint32Array {
+  return new Uint32Array(weights.buffer, weights.byteOffset, weights.length);
+}
+
+/**
+ * Per field (catalog-text.ts order): its boost, and how much its length discounts a match (b). A
+ * title is what the course is about, its head more than what follows "with" or "for"; a title's
+ * length discounts a match half as much as a description's (a long title is no less about its words).
+ */
 const FIELDS = [
-  { boost: 4, words: (c: CourseSource) => codeTerms(c.subject, c.number) },
-  { boost: 3, words: (c: CourseSource) => wordsOf(c.title ?? '') },
-  { boost: 1, words: (c: CourseSource) => wordsOf(c.description ?? '') },
+  { boost: 4, b: 0.7 },
+  { boost: 3, b: 0.5 },
+  { boost: 1.5, b: 0.5 },
+  { boost: 1, b: 0.7 },
 ];
 const K1 = 1.2;
-const B = 0.7;
 const SNIPPET_LENGTH = 160;
 
 /**
- * BM25F-style weights per (term, course): each field's saturated term frequency, normalised by the
- * field's length against its average and boosted, summed over fields. The idf is applied at query time
- * from the posting list's length, so the artifact needs no global statistics besides the count.
+ * BM25F weights per (term, course): each field's term frequency, boosted and normalised by the
+ * field's length against its average, summed over fields and saturated once (a word in the title and
+ * again in the description is worth a little more than in the title alone). The idf is applied at
+ * query time from the posting list's length, so the artifact needs no global statistics besides the count.
  */
 export function buildPostings(courses: CourseSource[]): { docs: IndexedDocs; postings: Postings } {
-  const docs = docTable(courses);
-  const averages = FIELDS.map((field) => courses.reduce((sum, course) => sum + field.words(course).length, 0) / Math.max(1, courses.length) || 1);
-  const termIds = new Map<string, number>();
+  const text = readCatalogText(courses);
+  const docs = docTable(courses, text);
+  const n = Math.max(1, courses.length);
+  const averages = FIELDS.map((_, f) => {
+    let sum = 0;
+    for (let c = 0; c < courses.length; c++) sum += fieldIds(text, c, f).length;
+    return sum / n || 1;
+  });
   let termOf = new Uint32Array(1 << 16);
   let docOf = new Uint32Array(1 << 16);
   let weightOf = new Float32Array(1 << 16);
+  let titledOf = new Uint8Array(1 << 16);
   let count = 0;
-  courses.forEach((course, doc) => {
-    const weights = new Map<string, number>();
+  const frequency = new Float64Array(text.vocabulary.length);
+  const inTitle = new Uint8Array(text.vocabulary.length);
+  const seen: number[] = [];
+  for (let doc = 0; doc < courses.length; doc++) {
     FIELDS.forEach((field, f) => {
-      const words = field.words(course);
-      const frequencies = new Map<string, number>();
-      for (const word of words) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
-      const norm = K1 * (1 - B + (B * words.length) / averages[f]!);
-      for (const [word, tf] of frequencies) weights.set(word, (weights.get(word) ?? 0) + (field.boost * tf * (K1 + 1)) / (tf + norm));
+      const ids = fieldIds(text, doc, f);
+      const add = field.boost / (1 - field.b + (field.b * ids.length) / averages[f]!);
+      const title = f === FIELD.titleHead || f === FIELD.titleTail ? 1 : 0;
+      for (const id of ids) {
+        if (frequency[id] === 0) seen.push(id);
+        frequency[id]! += add;
+        inTitle[id]! |= title;
+      }
     });
-    for (const [word, weight] of weights) {
-      if (count === termOf.length) [termOf, docOf, weightOf] = [grow(termOf), grow(docOf), grow(weightOf)];
-      let id = termIds.get(word);
-      if (id === undefined) termIds.set(word, (id = termIds.size));
+    for (const id of seen) {
+      const tf = frequency[id]!;
+      if (count === termOf.length) [termOf, docOf, weightOf, titledOf] = [grow(termOf), grow(docOf), grow(weightOf), grow(titledOf)];
       termOf[count] = id;
       docOf[count] = doc;
-      weightOf[count] = weight;
+      weightOf[count] = (tf * (K1 + 1)) / (tf + K1);
+      titledOf[count] = inTitle[id]!;
       count++;
+      frequency[id] = 0;
+      inTitle[id] = 0;
     }
-  });
-  return { docs, postings: groupByTerm(termIds, termOf.subarray(0, count), docOf, weightOf) };
+    seen.length = 0;
+  }
+  return { docs, postings: groupByTerm(text.vocabulary, termOf.subarray(0, count), docOf, weightOf, titledOf) };
 }
 
 /** Counting sort by term (documents stay ascending within a term), terms then laid out alphabetically. */
-function groupByTerm(termIds: Map<string, number>, termOf: Uint32Array, docOf: Uint32Array, weightOf: Float32Array): Postings {
-  const byId = [...termIds.keys()];
+function groupByTerm(byId: string[], termOf: Uint32Array, docOf: Uint32Array, weightOf: Float32Array, titledOf: Uint8Array): Postings {
   const order = byId.map((_, id) => id).sort((a, b) => (byId[a]! < byId[b]! ? -1 : 1));
   const rank = new Uint32Array(byId.length);
   order.forEach((id, position) => (rank[id] = position));
@@ -86,15 +127,17 @@ function groupByTerm(termIds: Map<string, number>, termOf: Uint32Array, docOf: U
   const next = offsets.slice(0, byId.length);
   const postingDocs = new Uint32Array(termOf.length);
   const postingWeights = new Float32Array(termOf.length);
+  const bits = titledIn(postingWeights);
   termOf.forEach((id, i) => {
     const at = next[rank[id]!]!++;
     postingDocs[at] = docOf[i]!;
     postingWeights[at] = weightOf[i]!;
+    bits[at] = (bits[at]! & ~1) | titledOf[i]!;
   });
   return { terms: order.map((id) => byId[id]!), offsets, postingDocs, postingWeights };
 }
 
-function docTable(courses: CourseSource[]): IndexedDocs {
+function docTable(courses: CourseSource[], text: CatalogText): IndexedDocs {
   const institutions = intern(courses.map((c) => c.institution));
   const subjects = intern(courses.map((c) => c.subject));
   return {
@@ -110,6 +153,10 @@ function docTable(courses: CourseSource[]): IndexedDocs {
     levels: Uint8Array.from(courses.map((c) => c.level)),
     credits: Float32Array.from(courses.map((c) => c.credits ?? Number.NaN)),
     ...offeredTable(courses),
+    requiredBy: countRequiredBy(courses),
+    ...prerequisiteEdges(courses),
+    traits: Uint8Array.from(courses.map((c) => traitsOf(c.title))),
+    subjectNames: deriveSubjectNames(courses, text),
   };
 }
 
@@ -130,7 +177,7 @@ function intern(values: string[]): { values: string[]; indexes: number[] } {
   return { values: [...ids.keys()], indexes };
 }
 
-function grow<T extends Uint32Array | Float32Array>(array: T): T {
+function grow<T extends Uint32Array | Float32Array | Uint8Array>(array: T): T {
   const bigger = new (array.constructor as new (length: number) => T)(array.length * 2);
   bigger.set(array);
   return bigger;

@@ -1,18 +1,39 @@
 import type { IndexedDocs, Postings } from './index-build.js';
 import { SearchIndex } from './search-index.js';
 import { PackedTable, valuesOf } from './string-table.js';
+import type { SubjectNames } from './subject-names.js';
 
 const MAGIC = 'TNSI';
-const FORMAT = 3;
+/**
+ * 4: course standing (requiredBy, traits) and subject names for the ranking of ADR 0033; 5: each
+ * course's prerequisite edges (which of a query's matches comes first); 6: a weight's lowest bit says
+ * its term is in the course's title (a course about a word, not one mentioning it). Older artifacts are rebuilt.
+ */
+const FORMAT = 6;
 const TABLES = ['refs', 'codes', 'numbers', 'titles', 'snippets'] as const;
-const ARRAYS = ['institutionOf', 'subjectOf', 'levels', 'credits', 'offsets', 'postingDocs', 'postingWeights', 'offeredOffsets', 'offeredIds'] as const;
-const TYPES = { institutionOf: Uint16Array, subjectOf: Uint16Array, levels: Uint8Array, credits: Float32Array, offsets: Uint32Array, postingDocs: Uint32Array, postingWeights: Float32Array, offeredOffsets: Uint32Array, offeredIds: Uint16Array };
+const ARRAYS = ['institutionOf', 'subjectOf', 'levels', 'credits', 'offsets', 'postingDocs', 'postingWeights', 'offeredOffsets', 'offeredIds', 'requiredBy', 'traits', 'requiresOffsets', 'requiresIds'] as const;
+const TYPES = {
+  institutionOf: Uint16Array,
+  subjectOf: Uint16Array,
+  levels: Uint8Array,
+  credits: Float32Array,
+  offsets: Uint32Array,
+  postingDocs: Uint32Array,
+  postingWeights: Float32Array,
+  offeredOffsets: Uint32Array,
+  offeredIds: Uint16Array,
+  requiredBy: Uint16Array,
+  traits: Uint8Array,
+  requiresOffsets: Uint32Array,
+  requiresIds: Uint32Array,
+};
 
 interface Header {
   format: number;
   institutions: string[];
   subjects: string[];
   offeredTerms: string[];
+  subjectNames: SubjectNames;
   /** Byte lengths, in order: each table's bytes then its offsets, the terms' likewise, then ARRAYS. */
   sections: number[];
 }
@@ -30,7 +51,14 @@ export function encodeIndex(index: SearchIndex): Buffer {
     ...[...TABLES.map((name) => docs[name]), terms].flatMap((table) => [table.parts.bytes, table.parts.offsets]),
     ...ARRAYS.map((name) => (name in docs ? docs[name as keyof IndexedDocs] : postings[name as keyof Postings]) as ArrayBufferView),
   ];
-  const header: Header = { format: FORMAT, institutions: docs.institutions, subjects: docs.subjects, offeredTerms: docs.offeredTerms, sections: sections.map((s) => s.byteLength) };
+  const header: Header = {
+    format: FORMAT,
+    institutions: docs.institutions,
+    subjects: docs.subjects,
+    offeredTerms: docs.offeredTerms,
+    subjectNames: docs.subjectNames,
+    sections: sections.map((s) => s.byteLength),
+  };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const parts: Buffer[] = [Buffer.from(MAGIC), u32(json.length), json];
   let length = 8 + json.length;
@@ -61,10 +89,24 @@ export function decodeIndex(input: Uint8Array): SearchIndex {
     new Type(bytes.buffer, sections[i]!.offset, sections[i]!.size / (Type as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT);
   const table = (i: number) => new PackedTable(view(Uint8Array, 2 * i), view(Uint32Array, 2 * i + 1));
   const [refs, codes, numbers, titles, snippets, terms] = [0, 1, 2, 3, 4, 5].map(table);
-  const arrays = Object.fromEntries(ARRAYS.map((name, i) => [name, view(TYPES[name] as never, 12 + i)])) as unknown as Pick<IndexedDocs, 'institutionOf' | 'subjectOf' | 'levels' | 'credits' | 'offeredOffsets' | 'offeredIds'> &
+  const arrays = Object.fromEntries(ARRAYS.map((name, i) => [name, view(TYPES[name] as never, 12 + i)])) as unknown as Pick<
+    IndexedDocs,
+    'institutionOf' | 'subjectOf' | 'levels' | 'credits' | 'offeredOffsets' | 'offeredIds' | 'requiredBy' | 'traits' | 'requiresOffsets' | 'requiresIds'
+  > &
     Pick<Postings, 'offsets' | 'postingDocs' | 'postingWeights'>;
   return new SearchIndex(
-    { refs: refs!, codes: codes!, numbers: numbers!, titles: titles!, snippets: snippets!, institutions: header.institutions, subjects: header.subjects, offeredTerms: header.offeredTerms, ...arrays },
+    {
+      refs: refs!,
+      codes: codes!,
+      numbers: numbers!,
+      titles: titles!,
+      snippets: snippets!,
+      institutions: header.institutions,
+      subjects: header.subjects,
+      offeredTerms: header.offeredTerms,
+      subjectNames: header.subjectNames,
+      ...arrays,
+    },
     { terms: valuesOf(terms!) as string[], offsets: arrays.offsets, postingDocs: arrays.postingDocs, postingWeights: arrays.postingWeights },
   );
 }

@@ -1,6 +1,12 @@
 import { buildPostings, type IndexedDocs, type Postings } from './index-build.js';
+import { CatalogLexicon, lowerBound } from './lexicon.js';
+import { planQuery } from './query-plan.js';
+import { Scratch } from './scratch.js';
+import { filterOf, narrows } from './search-filters.js';
+import { WordScorer } from './similar-courses.js';
+import { StudentRanking } from './student-ranking.js';
 import { valuesOf } from './string-table.js';
-import { boundedEditDistance, wordsOf } from './tokens.js';
+import { boundedEditDistance, termsOf } from './tokens.js';
 
 /** What a search result carries: enough to list the course without reading it. */
 export interface IndexedCourse {
@@ -30,12 +36,15 @@ export interface SearchFilters {
 }
 
 /** The fields a course is indexed from (a CourseView has them all), and the terms it is offered in. */
-export type CourseSource = Omit<IndexedCourse, 'snippet'> & { description: string | null; termsOffered?: string[] };
+export type CourseSource = Omit<IndexedCourse, 'snippet'> & {
+  description: string | null;
+  termsOffered?: string[];
+  /** Read for the codes they name: how central each course is (prerequisite-mentions.ts). */
+  prerequisitesText?: string | null;
+  corequisitesText?: string | null;
+};
 
-const PREFIX_FACTOR = 0.5;
-const FUZZY_FACTOR = 0.35;
-const MAX_PREFIX_TERMS = 200;
-const MAX_FUZZY_TERMS = 20;
+/** How many of a course's rarest words similar() looks for. */
 const SIMILAR_TERMS = 24;
 
 /**
@@ -43,12 +52,13 @@ const SIMILAR_TERMS = 24;
  * that order) in typed arrays, and a compact table of what a result shows. Built at ingestion and
  * loaded as one binary artifact, so a cold function searches without rebuilding; a query touches only
  * the postings of its own words, so common words cost a scan of one array, never a scored walk of
- * every partial match.
+ * every partial match. The ranking (ADR 0033) reads the query as a student means it (query-plan.ts)
+ * and weighs each match by the course's standing in the catalog (course-standing.ts).
  */
 export class SearchIndex {
-  private readonly tokenBest: Float32Array;
-  private readonly score: Float32Array;
-  private readonly matched: Uint8Array;
+  readonly lexicon: CatalogLexicon;
+  private readonly ranking: StudentRanking;
+  private readonly similarWords: WordScorer;
   private sortedRefs?: string[];
   private docByRef?: Map<string, number>;
 
@@ -56,10 +66,14 @@ export class SearchIndex {
     readonly docs: IndexedDocs,
     readonly postings: Postings,
   ) {
-    const n = docs.refs.length;
-    this.tokenBest = new Float32Array(n);
-    this.score = new Float32Array(n);
-    this.matched = new Uint8Array(n);
+    this.lexicon = new CatalogLexicon(postings.terms, docs.institutions, docs.subjects, docs.subjectNames, {
+      isCourseCode: (term, institution) => this.isCourseCode(term, institution),
+      documentFrequency: (term) => this.documentFrequency(term),
+    });
+    // One set of per-course arrays, shared: a query runs to completion before the next starts.
+    const scratch = new Scratch(docs.refs.length);
+    this.ranking = new StudentRanking(this, scratch);
+    this.similarWords = new WordScorer(this, scratch);
   }
 
   static build(courses: CourseSource[]): SearchIndex {
@@ -102,41 +116,32 @@ export class SearchIndex {
   }
 
   /**
-   * Courses matching every word (the last one may be unfinished; a word the catalog does not know is
-   * read as its near spellings); only when too few do, courses matching some of the words.
+   * Courses for what a student typed, the one they most likely mean first: a course code (exact,
+   * then the codes it starts), then courses matching every concept of the query (by a spelling, a
+   * synonym, or being in a subject a word names), weighed by how central each course is, its level
+   * (first year when a first course is asked for), and whether its subject is the one named; only
+   * when too few match every concept, courses matching some.
    */
   query(text: string, filters: SearchFilters = {}, enough = 1): SearchHit[] {
-    // A search is a few words; a pasted paragraph is cut to its first 32 (the match counters are bytes).
-    const words = wordsOf(text).slice(0, 32);
-    if (!words.length) return [];
-    const allowed = this.filterOf(filters);
+    const plan = planQuery(text, this.lexicon, filters);
+    if (!plan) return [];
+    const narrowed = { ...filters, institution: filters.institution ?? plan.institution };
+    const allowed = filterOf(this.docs, narrowed);
     if (!allowed) return [];
-    const touched: number[] = [];
-    words.forEach((word, position) => this.scoreWord(this.candidatesOf(word, position === words.length - 1), touched));
-    const all: number[] = [];
-    const some: number[] = [];
-    for (const doc of touched) if (allowed(doc)) (this.matched[doc] === words.length ? all : some).push(doc);
-    const ranked = this.ranked(all);
-    const hits = ranked.length < enough ? ranked.concat(this.ranked(some)) : ranked;
-    this.reset(touched);
-    return hits;
+    return this.ranking.rank(plan, narrows(narrowed) ? allowed : undefined, enough);
   }
 
   /** Same-institution courses sharing the most telling words of this one's title and description. */
   similar(course: Pick<CourseSource, 'ref' | 'institution' | 'title' | 'description'>): SearchHit[] {
-    const words = [...new Set(wordsOf([course.title, course.description].filter(Boolean).join(' ')))];
+    const words = [...new Set(termsOf([course.title, course.description].filter(Boolean).join(' ')))];
     const known = words
-      .map((word) => this.termIndex(word))
+      .map((word) => this.lexicon.termIndex(word))
       .filter((term) => term >= 0)
       .sort((a, b) => this.documentFrequency(a) - this.documentFrequency(b))
       .slice(0, SIMILAR_TERMS);
-    const allowed = this.filterOf({ institution: course.institution });
+    const allowed = filterOf(this.docs, { institution: course.institution });
     if (!allowed || !known.length) return [];
-    const touched: number[] = [];
-    for (const term of known) this.scoreWord([[term, 1]], touched);
-    const hits = this.ranked(touched.filter((doc) => allowed(doc) && this.docs.refs.get(doc) !== course.ref));
-    this.reset(touched);
-    return hits;
+    return this.similarWords.rankTerms(known, (doc) => allowed(doc) && this.docs.refs.get(doc) !== course.ref);
   }
 
   /** Courses at an institution whose code is closest to the one asked for (NOT_FOUND hints). */
@@ -172,93 +177,33 @@ export class SearchIndex {
     return { refs: sorted.slice(start, Math.min(end, start + limit)), total: end - start };
   }
 
-  private candidatesOf(word: string, last: boolean): [number, number][] {
-    const exact = this.termIndex(word);
-    const candidates: [number, number][] = exact >= 0 ? [[exact, 1]] : [];
-    if (last && (word.length >= 3 || /^\d+$/.test(word))) {
-      const { terms } = this.postings;
-      const from = lowerBound(terms, word);
-      for (let term = from; term < terms.length && term < from + MAX_PREFIX_TERMS && terms[term]!.startsWith(word); term++) {
-        if (term !== exact) candidates.push([term, PREFIX_FACTOR]);
-      }
-    }
-    if (exact < 0 && word.length >= 4) {
-      const max = word.length >= 8 ? 2 : 1;
-      const { terms } = this.postings;
-      for (let term = 0; term < terms.length && candidates.length < MAX_FUZZY_TERMS; term++) {
-        if (boundedEditDistance(word, terms[term]!, max) <= max) candidates.push([term, FUZZY_FACTOR]);
-      }
-    }
-    return candidates;
+  /** A hit whose course is read from the table only when a page shows it. */
+  hit(doc: number, score: number): SearchHit {
+    return new LazyHit(this, doc, score);
   }
 
-  /** Adds one word's best-matching candidate to each document it reaches. */
-  private scoreWord(candidates: [number, number][], touched: number[]): void {
-    const { offsets, postingDocs, postingWeights } = this.postings;
-    const reached: number[] = [];
-    for (const [term, factor] of candidates) {
-      const weight = this.idf(term) * factor;
-      for (let p = offsets[term]!; p < offsets[term + 1]!; p++) {
-        const doc = postingDocs[p]!;
-        const value = postingWeights[p]! * weight;
-        if (this.tokenBest[doc] === 0) reached.push(doc);
-        if (value > this.tokenBest[doc]!) this.tokenBest[doc] = value;
-      }
-    }
-    for (const doc of reached) {
-      if (this.matched[doc] === 0) touched.push(doc);
-      this.matched[doc]!++;
-      this.score[doc]! += this.tokenBest[doc]!;
-      this.tokenBest[doc] = 0;
-    }
-  }
-
-  /** Best first; each hit's course is read from the table only when a page shows it. */
-  private ranked(docs: number[]): SearchHit[] {
-    const levels = this.docs.levels;
-    for (const doc of docs) this.score[doc]! *= levelPrior(levels[doc]!);
-    const score = this.score;
-    docs.sort((a, b) => score[b]! - score[a]! || a - b);
-    return docs.map((doc) => new LazyHit(this, doc, score[doc]!));
-  }
-
-  private reset(touched: number[]): void {
-    for (const doc of touched) {
-      this.score[doc] = 0;
-      this.matched[doc] = 0;
-    }
-  }
-
-  private filterOf(filters: SearchFilters): ((doc: number) => boolean) | undefined {
+  /**
+   * Whether some course's own code, at this institution when one is given, is this joined code term
+   * ("econ101"), not only a mention of it in another course's text. A code's postings are short.
+   */
+  private isCourseCode(term: number, institution?: string): boolean {
     const d = this.docs;
-    const institution = filters.institution === undefined ? -1 : d.institutions.indexOf(filters.institution);
-    const subject = filters.subject === undefined ? -1 : d.subjects.indexOf(filters.subject);
-    const term = filters.term === undefined ? -1 : d.offeredTerms.indexOf(filters.term);
-    if ((filters.institution !== undefined && institution < 0) || (filters.subject !== undefined && subject < 0) || (filters.term !== undefined && term < 0)) return undefined;
-    return (doc) =>
-      (institution < 0 || d.institutionOf[doc] === institution) &&
-      (subject < 0 || d.subjectOf[doc] === subject) &&
-      (!filters.level || d.levels[doc] === filters.level) &&
-      (term < 0 || this.offeredIn(doc, term));
-  }
-
-  private offeredIn(doc: number, term: number): boolean {
-    const { offeredOffsets, offeredIds } = this.docs;
-    for (let i = offeredOffsets[doc]!; i < offeredOffsets[doc + 1]!; i++) if (offeredIds[i] === term) return true;
+    const joined = this.postings.terms[term]!;
+    const wanted = institution === undefined ? -1 : d.institutions.indexOf(institution);
+    if (institution !== undefined && wanted < 0) return false;
+    for (let p = this.postings.offsets[term]!; p < this.postings.offsets[term + 1]!; p++) {
+      const doc = this.postings.postingDocs[p]!;
+      if (wanted >= 0 && d.institutionOf[doc] !== wanted) continue;
+      if (`${d.subjects[d.subjectOf[doc]!]!}${d.numbers.get(doc)!}`.toLowerCase() === joined) return true;
+    }
     return false;
   }
 
-  private termIndex(word: string): number {
-    const { terms } = this.postings;
-    const at = lowerBound(terms, word);
-    return terms[at] === word ? at : -1;
-  }
-
-  private documentFrequency(term: number): number {
+  documentFrequency(term: number): number {
     return this.postings.offsets[term + 1]! - this.postings.offsets[term]!;
   }
 
-  private idf(term: number): number {
+  idf(term: number): number {
     const df = this.documentFrequency(term);
     return Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
   }
@@ -274,25 +219,4 @@ class LazyHit implements SearchHit {
   get course(): IndexedCourse {
     return (this.read ??= this.index.course(this.doc));
   }
-}
-
-/**
- * A student searching a topic usually wants the course that introduces it, so among equally
- * relevant matches lower levels rank slightly higher (CMPT 225 before CMPT 307 for "data
- * structures"); graduate courses (5xx+) slightly lower. Small enough that relevance still decides.
- */
-export function levelPrior(level: number): number {
-  if (level >= 5) return 0.9;
-  return 1 + 0.05 * (4 - Math.max(1, level));
-}
-
-function lowerBound(sorted: string[], value: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }

@@ -11,7 +11,7 @@ export const HitSchema = z.object({
   credits: z.number().nullable(),
   institution: z.string(),
   level: z.number().int(),
-  score: z.number().describe('Relevance (BM25); higher is better, comparable only within one search'),
+  score: z.number().describe('Relevance; higher is better, comparable only within one search'),
   snippet: z.string().nullable().describe('Start of the description'),
 });
 
@@ -20,9 +20,9 @@ export const searchContract = defineContract({
   name: 'course_search',
   title: 'Search courses',
   description:
-    'Ranked full-text search over course codes, titles and descriptions, optionally within one institution, subject, year ' +
-    'level or term offered. Use this when the student describes a topic ("data structures", "linear algebra") or a partial code. Returns a page ' +
-    'of matches with refs to pass to tn_course_get. Example: { "query": "data structures", "institution": "sfu" }.',
+    'Ranked search over course codes, titles and descriptions, optionally within one institution, subject, year ' +
+    'level or term offered. Use it for a topic or a code, typed as students do ("calc 1", "intro to CS", "cmpt225", typos). Returns a ' +
+    'page of matches with refs to pass to tn_course_get. Example: { "query": "data structures", "institution": "sfu" }.',
   input: z.strictObject({
     query: z.string().trim().min(1).max(200).describe('Words or a course code, e.g. "data structures" or "CMPT 225"'),
     institution: z.string().min(2).max(40).optional().describe('Institution slug or code, e.g. "sfu", "UBCV", "langara"'),
