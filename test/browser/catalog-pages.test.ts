@@ -59,12 +59,21 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
   it('narrows a search by institution, year level and subject, kept in the URL and undone by Back', async () => {
     const { page } = web;
     const results = page.locator('ol.results > li');
-    /** The hits once the page has settled on the URL's search: code and institution of each. */
-    const settled = async (check: (url: URL) => boolean) => {
+    /**
+     * The hits once the page has settled on the URL's search: code and institution of each. The list
+     * re-renders after the URL changes, so it is read until it is the search asked for (`shows`), not
+     * the one before it nor an empty list in between.
+     */
+    const settled = async (check: (url: URL) => boolean, shows: (hits: string[]) => boolean = () => true) => {
       await page.waitForURL((url) => check(url));
-      await page.getByRole('status').waitFor({ state: 'detached' });
-      await results.first().waitFor();
-      return results.allInnerTexts();
+      let hits: string[] = [];
+      await expect
+        .poll(async () => {
+          hits = await results.allInnerTexts();
+          return hits.length > 0 && shows(hits);
+        })
+        .toBe(true);
+      return hits;
     };
     await page.goto(`${server.url}/?q=calculus`);
     const everywhere = await settled((url) => url.searchParams.get('q') === 'calculus');
@@ -72,20 +81,30 @@ describe('the web app: search, course and transfer pages (anonymous)', () => {
     await page.getByText('Narrow the search').click();
     await page.getByLabel('Institution').selectOption('ubc');
     await page.getByLabel('Year level').selectOption('1');
-    const narrowed = await settled((url) => url.searchParams.get('institution') === 'ubc' && url.searchParams.get('level') === '1');
+    const ubcFirstYear = /^[A-Z-]{2,9} 1\d{2}.*· UBC/s;
+    const narrowed = await settled(
+      (url) => url.searchParams.get('institution') === 'ubc' && url.searchParams.get('level') === '1',
+      (hits) => hits.every((hit) => ubcFirstYear.test(hit)),
+    );
     expect(narrowed.length).toBeGreaterThan(0);
     expect(narrowed).not.toEqual(everywhere);
-    for (const hit of narrowed) expect(hit).toMatch(/^[A-Z-]{2,9} 1\d{2}.*· UBC/s);
+    for (const hit of narrowed) expect(hit).toMatch(ubcFirstYear);
 
     await page.getByLabel('Subject').fill('math');
     await page.keyboard.press('Enter');
-    const math = await settled((url) => url.searchParams.get('subject') === 'math');
+    const math = await settled(
+      (url) => url.searchParams.get('subject') === 'math',
+      (hits) => hits.every((hit) => hit.startsWith('MATH ')),
+    );
     for (const hit of math) expect(hit).toMatch(/^MATH 1\d{2}.*· UBC/s);
     await expectAccessible(page);
     await screenshot(page, 'web-search-filters');
 
     await page.goBack();
-    await settled((url) => !url.searchParams.has('subject'));
+    await settled(
+      (url) => !url.searchParams.has('subject'),
+      (hits) => hits.join('\n') === narrowed.join('\n'), // the narrowed search again, as Back restores it
+    );
     expect(await page.getByLabel('Subject').inputValue()).toBe('');
     expect(await page.getByLabel('Institution').inputValue()).toBe('ubc');
 
