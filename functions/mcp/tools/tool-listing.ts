@@ -13,7 +13,8 @@ import type { ToolRegistry } from './registry.js';
  */
 export function listedTool(definition: AnyToolDefinition, registry: ToolRegistry, extra: { _meta?: Record<string, unknown> } = {}) {
   const schemas = jsonSchemasOf(definition);
-  return registry.servedText({
+  // Written with the default prefix: the caller renders the whole listing once (ToolRegistry.rendered).
+  return {
     name: registry.servedName(definition),
     title: definition.title,
     description: definition.description,
@@ -21,7 +22,7 @@ export function listedTool(definition: AnyToolDefinition, registry: ToolRegistry
     outputSchema: outputShape(schemas.output) as { type: 'object' },
     annotations: annotationsOf(definition),
     ...(extra._meta ? { _meta: extra._meta } : {}),
-  });
+  };
 }
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
