@@ -273,7 +273,7 @@ class LazyHit implements SearchHit {
  * relevant matches lower levels rank slightly higher (CMPT 225 before CMPT 307 for "data
  * structures"); graduate courses (5xx+) slightly lower. Small enough that relevance still decides.
  */
-export function levelPrior(level: number): number {
+function levelPrior(level: number): number {
   if (level >= 5) return 0.9;
   return 1 + 0.05 * (4 - Math.max(1, level));
 }

@@ -1,5 +1,5 @@
 /** Words too common in course text to tell courses apart. */
-export const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'of', 'on', 'or', 'the', 'this', 'to', 'with']);
+const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'of', 'on', 'or', 'the', 'this', 'to', 'with']);
 
 /**
  * Lower-cased words of a text, stop words out. Letters and digits stay together ("cmpt225", "3d"),

@@ -6,7 +6,7 @@ import { USER_PERMISSIONS, type Principal } from '../../platform/auth/principal.
 import { logger, resolveTraceId } from '../../platform/observability.js';
 import type { Services } from '../../platform/services.js';
 import { storeReachable } from '../../platform/store/health-probe.js';
-import { DOMAINS, type AnyToolDefinition, type Domain } from '../tools/define-tool.js';
+import { DOMAINS, type AnyToolDefinition } from '../tools/define-tool.js';
 import { ToolError, type FieldIssue } from '../tools/errors.js';
 import type { ContractRunner, ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -283,4 +283,3 @@ function protectedResourceMetadata(request: Request, services: Services, resourc
   };
 }
 
-export type { Domain };

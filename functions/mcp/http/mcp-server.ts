@@ -115,7 +115,7 @@ export function listTools(registry: ToolRegistry, surface: Surface = NO_SURFACE)
  * outputSchema even on isError results (the v1 SDK client throws), so the ErrorResponse travels
  * as the first text block and in `_meta.error`.
  */
-export function toCallToolResult(invocation: Invocation): CallToolResult {
+function toCallToolResult(invocation: Invocation): CallToolResult {
   if (invocation.ok) {
     return {
       content: [

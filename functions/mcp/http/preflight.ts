@@ -28,12 +28,12 @@ export interface Preflight {
 }
 
 type JsonRpcId = string | number;
-export interface ToolCallPeek {
+interface ToolCallPeek {
   id: JsonRpcId | null;
   name: string;
   arguments: unknown;
 }
-export interface ResourceReadPeek {
+interface ResourceReadPeek {
   id: JsonRpcId | null;
   uri: string;
 }

@@ -13,7 +13,7 @@ import { findResource, templateVariables, type AnyResourceContract, type Complet
 import { findView, readView, viewResources } from './view-server.js';
 
 /** An ErrorResponse from a tool a resource reads through. */
-export class ResourceReadError extends Error {
+class ResourceReadError extends Error {
   constructor(readonly error: ErrorResponse) {
     super(error.message);
   }

@@ -7,9 +7,9 @@ export const DOMAINS = ['session', 'course', 'transfer', 'user', 'tools'] as con
 export type Domain = (typeof DOMAINS)[number];
 
 export type ToolCategory = 'query' | 'mutation' | 'analysis' | 'generation';
-export type ResponseTime = 'fast' | 'medium' | 'slow';
+type ResponseTime = 'fast' | 'medium' | 'slow';
 
-export interface ToolExample {
+interface ToolExample {
   description: string;
   input: Record<string, unknown>;
   /** 'success' or the error code the example demonstrates; examples are executed in the test suite. */
@@ -18,7 +18,7 @@ export interface ToolExample {
   output?: unknown;
 }
 
-export interface ToolOutcome<O> {
+interface ToolOutcome<O> {
   data: O;
   hints: HintInput;
   /** Seed 002: tells the agent how to use this result, when that is not obvious. */

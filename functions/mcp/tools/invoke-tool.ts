@@ -13,7 +13,7 @@ import { INPUT_BOUNDS, inputBoundIssues } from './input-bounds.js';
 import type { ProgressUpdate, ToolContext } from './tool-context.js';
 import type { ToolRegistry } from './registry.js';
 
-export interface ExecutionMeta {
+interface ExecutionMeta {
   toolVersion: string;
   serviceVersion: string;
   timestamp: string;

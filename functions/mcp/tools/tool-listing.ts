@@ -39,7 +39,7 @@ type Schema = Record<string, unknown>;
  * (±2^53−1), a date pattern beside its `format`, a description repeated inside an `anyOf` branch, and the inner structure of objects nested below a parameter's own fields (such as a
  * snapshot to pass back verbatim), which is listed by type and description.
  */
-export function listedInput(schema: Schema): Schema {
+function listedInput(schema: Schema): Schema {
   const visit = (node: unknown, depth: number, parentDescribed: boolean): unknown => {
     if (Array.isArray(node)) return node.map((item) => visit(item, depth, parentDescribed));
     if (!node || typeof node !== 'object') return node;
@@ -72,7 +72,7 @@ export function listedInput(schema: Schema): Schema {
  * later additive field is accepted: no `additionalProperties: false`); what each field means, and which
  * are always there, is in the docs and `tn_tools_list`.
  */
-export function outputShape(schema: Schema): Schema {
+function outputShape(schema: Schema): Schema {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   return { type: 'object', properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, typeOnly(property, false)])) };
 }
