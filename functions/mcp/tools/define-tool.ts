@@ -77,6 +77,12 @@ export type ToolContract<I extends z.ZodObject = z.ZodObject, O extends z.ZodTyp
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyToolContract = ToolContract<any, any>;
 
+/**
+ * A tool's output as its contract declares it. The web app and the CLI type their calls with it through
+ * `import type` only: checked against the server's schema, erased from their bundles.
+ */
+export type ToolOutput<Contract extends { output: z.ZodType }> = z.output<Contract['output']>;
+
 /** Identity function that keeps a contract's input and output types tied together. */
 export function defineContract<I extends z.ZodObject, O extends z.ZodType>(contract: ToolContract<I, O>): ToolContract<I, O> {
   return contract;
