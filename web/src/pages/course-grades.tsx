@@ -7,7 +7,6 @@ import { GradeChart } from '../components/grade-chart.js';
 import { Panel } from '../components/status.js';
 import { useTool } from '../use-tool.js';
 
-
 type Instructor = ToolOutput<typeof instructorContract>['instructors'][number];
 
 /** Averages to one decimal: the sources publish to two, and a tenth is what a student compares. */

@@ -44,7 +44,6 @@ export function SectionsPanel({ course }: { course: string }) {
   );
 }
 
-
 export function EquivalentsPanel({ course }: { course: string }) {
   const equivalents = useTool<ToolOutput<typeof equivalentElsewhereContract>>('tn_course_equivalent_elsewhere', { course, limit: 50 });
   const items = equivalents.data?.items ?? [];
@@ -85,7 +84,6 @@ const Target = ({ target }: { target: Equivalence['targets'][number] }) =>
   ) : (
     <>{target.text} </>
   );
-
 
 export function MaterialsPanel({ course }: { course: string }) {
   const materials = useTool<ToolOutput<typeof materialsContract>>('tn_course_materials', { course, limit: 50 });
