@@ -64,8 +64,9 @@ export class ToolRegistry {
   }
 
   /**
-   * What never changes while this registry lives (a tool's listing, a resource description, the OpenAPI
-   * document): built and rendered with the prefix on first use, then the same object for every call.
+   * What never changes while this registry lives (a tool's listing, a resource or prompt list, the
+   * server's instructions): built and rendered with the prefix on first use, then the same object for
+   * every call.
    * `source` is what the part is made from (a definition, a surface, the registry itself) and `part`
    * names which of its renderings this is. Callers must not mutate the result: it is shared.
    */
