@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { databaseDirOf, startDynamoDbLocal } from '../local/dynamodb-local.js';
@@ -8,6 +8,7 @@ import { createStore } from '../functions/platform/store/dynamo-client.js';
 import { putAll } from '../functions/platform/store/batch-writes.js';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { bundleOf } from '../local/bundle.js';
+import { cacheRoot } from '../local/database-cache.js';
 import { round } from './stats.js';
 
 const SERVER_ENTRY = 'local/run-server.ts';
@@ -95,45 +96,77 @@ async function itemsIn(dataDir: string): Promise<number> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
- * The full sample's first start on a fresh data directory and restarts of it, beside, in the same run:
- * DynamoDB Local alone on that database (the floor under a restart), the same restart with the server
- * loaded through tsx module by module (as `npm start` did before the bundle), and a start without the sample.
+ * A machine's cache as a new machine has it once DynamoDB Local is downloaded: the emulator (linked from
+ * this machine's cache: the download is network time, not start time) and no built database.
  */
-export async function measureStartup(options: { firstStarts: number; restarts: number }) {
-  let dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-start-'));
+async function newMachineCache(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-cache-'));
+  const real = cacheRoot();
+  for (const entry of await readdir(real).catch(() => [] as string[])) if (entry !== 'databases') await symlink(path.join(real, entry), path.join(dir, entry));
+  return dir;
+}
+
+/**
+ * The full sample's first start on a fresh data directory, on a new machine (nothing cached: the sample
+ * is loaded and the database it builds cached) and on a machine that has built it once (a fresh data
+ * directory gets a copy of it), and restarts of it, beside, in the same run: DynamoDB Local alone on that
+ * database (the floor under a restart), the same restart with the server loaded through tsx module by
+ * module (as `npm start` did before the bundle), and a start without the sample.
+ */
+export async function measureStartup(options: { firstStarts: number; cachedStarts: number; restarts: number }) {
+  const dataDirs: string[] = [];
+  const freshDataDir = async () => {
+    dataDirs.push(await mkdtemp(path.join(os.tmpdir(), 'tn-bench-start-')));
+    return dataDirs.at(-1)!;
+  };
+  const caches: string[] = [];
   const emptyDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-empty-'));
   try {
     // Built (when stale) before the clock starts: the first start after a code change pays this once.
     await bundleOf(SERVER_ENTRY);
     const bundleSeconds = await bundleFromScratch();
-    // Several fresh directories: the ready-within-a-minute promise is about the slow start, not the typical one.
-    const firstStarts = [await startToBanner(dataDir)];
+    // Several new machines: the ready-within-a-minute promise is about the slow start, not the typical one.
+    const firstStarts: number[] = [];
     while (firstStarts.length < options.firstStarts) {
-      await rm(dataDir, { recursive: true, force: true });
-      dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-bench-start-'));
-      firstStarts.push(await startToBanner(dataDir));
+      caches.push(await newMachineCache());
+      await Promise.all(dataDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+      firstStarts.push(await startToBanner(await freshDataDir(), { TN_CACHE_DIR: caches.at(-1)! }));
     }
-    const firstStartSeconds = median(firstStarts);
+    // The last new machine has its database cached now: later fresh data directories copy it.
+    const machineCache = { TN_CACHE_DIR: caches.at(-1)! };
+    const cachedStarts: number[] = [];
+    while (cachedStarts.length < options.cachedStarts) {
+      await Promise.all(dataDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+      cachedStarts.push(await startToBanner(await freshDataDir(), machineCache));
+    }
+    const dataDir = dataDirs.at(-1)!;
     const restarts: number[] = [];
     const throughTsx: number[] = [];
     const alone: number[] = [];
     // Interleaved, so that a machine slowing down mid-run weighs on each the same.
     for (let i = 0; i < options.restarts; i++) {
-      restarts.push(await startToBanner(dataDir));
-      throughTsx.push(await startToBanner(dataDir, {}, ['--import', 'tsx', SERVER_ENTRY]));
+      restarts.push(await startToBanner(dataDir, machineCache));
+      throughTsx.push(await startToBanner(dataDir, machineCache, ['--import', 'tsx', SERVER_ENTRY]));
       alone.push(await dynamoDbLocalAlone(dataDir));
     }
     const noSample: number[] = [];
-    for (let i = 0; i < options.restarts; i++) noSample.push(await startToBanner(emptyDir, { TN_SAMPLE_CATALOG: 'off' }));
+    for (let i = 0; i < options.restarts; i++) noSample.push(await startToBanner(emptyDir, { ...machineCache, TN_SAMPLE_CATALOG: 'off' }));
     const items = await itemsIn(dataDir);
     const rawPerSecond = await rawDiskWritesPerSecond(10_000);
+    const firstStartSeconds = median(firstStarts);
     return {
       firstStart: {
-        name: 'npm start on a fresh data directory, full sample, to the ready banner',
+        name: 'npm start on a fresh data directory of a new machine (nothing cached), full sample, to the ready banner',
         medianSeconds: round(firstStartSeconds, 1),
         slowestSeconds: round(Math.max(...firstStarts), 1),
         runs: firstStarts.map((s) => round(s, 1)),
         itemsStored: items,
+      },
+      cachedFirstStart: {
+        name: "npm start on a fresh data directory of a machine that built the sample's database once (a copy of it)",
+        medianSeconds: round(median(cachedStarts), 2),
+        slowestSeconds: round(Math.max(...cachedStarts), 2),
+        runs: cachedStarts.map((s) => round(s, 2)),
       },
       inPlaceWriteEstimate: { name: 'the same item count written in place on disk at the raw batched rate (writes alone)', seconds: round(items / rawPerSecond, 1) },
       restart: { name: 'npm start again on that directory', medianSeconds: round(median(restarts), 2), runs: restarts.map((s) => round(s, 2)) },
@@ -144,13 +177,14 @@ export async function measureStartup(options: { firstStarts: number; restarts: n
       rawDiskWrites: { name: 'batched writes of 600-byte items to DynamoDB Local on disk', itemsPerSecond: round(rawPerSecond, 0) },
       ratios: {
         firstStartVsInPlaceWrites: round(firstStartSeconds / (items / rawPerSecond), 2),
+        cachedFirstStartVsNewMachine: round(median(cachedStarts) / firstStartSeconds, 2),
+        cachedFirstStartVsRestart: round(median(cachedStarts) / median(restarts), 2),
         restartVsStartWithoutSample: round(median(restarts) / median(noSample), 2),
         restartVsRestartThroughTsx: round(median(restarts) / median(throughTsx), 2),
         restartVsDynamoDbLocalAlone: round(median(restarts) / median(alone), 2),
       },
     };
   } finally {
-    await rm(dataDir, { recursive: true, force: true });
-    await rm(emptyDir, { recursive: true, force: true });
+    await Promise.all([...dataDirs, ...caches, emptyDir].map((dir) => rm(dir, { recursive: true, force: true })));
   }
 }

@@ -4,6 +4,7 @@ import * as requiredByStore from './catalog/required-by-store.js';
 import * as ingestionRun from './catalog/ingestion/ingestion-run.js';
 import * as institutionRegistry from './catalog/institution-registry.js';
 import * as reconcile from './catalog/ingestion/reconcile.js';
+import * as sourceLease from './catalog/ingestion/source-lease-store.js';
 import * as crawlStore from './catalog/ingestion/crawl-store.js';
 import * as oauthStore from './oauth/oauth-store.js';
 import * as askRequestStore from './session/ask-request-store.js';
@@ -38,6 +39,7 @@ export const STORE_MODULES: { module: string; patterns: AccessPattern[] }[] = [
   { module: 'functions/catalog/institution-registry.ts', patterns: institutionRegistry.ACCESS_PATTERNS },
   { module: 'functions/catalog/ingestion/ingestion-run.ts', patterns: ingestionRun.ACCESS_PATTERNS },
   { module: 'functions/catalog/ingestion/reconcile.ts', patterns: reconcile.ACCESS_PATTERNS },
+  { module: 'functions/catalog/ingestion/source-lease-store.ts', patterns: sourceLease.ACCESS_PATTERNS },
   { module: 'functions/catalog/ingestion/crawl-store.ts', patterns: crawlStore.ACCESS_PATTERNS },
   { module: 'functions/transfer/transfer-store.ts', patterns: transferStore.ACCESS_PATTERNS },
   { module: 'functions/transfer/transfer-index-store.ts', patterns: transferIndexStore.ACCESS_PATTERNS },

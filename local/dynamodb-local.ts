@@ -94,7 +94,7 @@ async function checkJava(): Promise<number> {
 }
 
 export async function ensureDynamoDbLocalInstalled(): Promise<string> {
-  const root = process.env.TN_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'tutor-nexus');
+  const root = process.env.TN_CACHE_DIR || path.join(os.homedir(), '.cache', 'tutor-nexus');
   const finalDir = path.join(root, `dynamodb-local-${SIMULATOR_VERSION}`);
   const marker = path.join(finalDir, MARKER);
   if (existsSync(marker)) return finalDir;

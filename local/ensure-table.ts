@@ -30,16 +30,24 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     await waitUntilActive(client, tableName);
     ttl = await describeTimeToLive(client, tableName);
   }
-  if (ttl?.TimeToLiveStatus !== 'ENABLED') {
-    await client.send(
-      new UpdateTimeToLiveCommand({
-        TableName: tableName,
-        TimeToLiveSpecification: { AttributeName: TABLE_DEFINITION.timeToLiveAttribute, Enabled: true },
-      }),
-    );
+  if (!ttlOn(ttl)) {
+    try {
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName: tableName,
+          TimeToLiveSpecification: { AttributeName: TABLE_DEFINITION.timeToLiveAttribute, Enabled: true },
+        }),
+      );
+    } catch (error) {
+      // Two starts on one new table both find TTL off; the second to ask is refused ("TimeToLive is already
+      // enabled"). What matters is that it is on.
+      if ((error as { name?: string }).name !== 'ValidationException' || !ttlOn(await describeTimeToLive(client, tableName))) throw error;
+    }
   }
   return outcome;
 }
+
+const ttlOn = (ttl: TimeToLiveDescription | undefined) => ttl?.TimeToLiveStatus === 'ENABLED' || ttl?.TimeToLiveStatus === 'ENABLING';
 
 /** The table's TTL setting, or undefined when there is no such table. */
 async function describeTimeToLive(client: DynamoDBClient, tableName: string): Promise<TimeToLiveDescription | undefined> {

@@ -2,6 +2,8 @@ import { rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createStore, type Store } from '../functions/platform/store/dynamo-client.js';
+import { logger } from '../functions/platform/observability.js';
+import { cacheDatabase } from './database-cache.js';
 import { checkpointDatabase, holdsDatabase, SHARED_DB_FILE, startDynamoDbLocal } from './dynamodb-local.js';
 
 /** Memory-backed storage Linux mounts for every user; elsewhere a first load writes in place. */
@@ -16,6 +18,8 @@ export interface FirstLoadOptions {
   /** Fills the staged table (create it, load the sample catalog…). */
   load: (store: Store) => Promise<void>;
   stagingRoot?: string;
+  /** Keeps the finished database in the machine's cache under this key (database-cache.ts), for later fresh data directories. */
+  cache?: { key: string; env?: Record<string, string | undefined> };
 }
 
 export type FirstLoadOutcome = 'staged' | 'not-fresh' | 'no-staging';
@@ -49,6 +53,8 @@ export async function stageFirstLoad(dbDir: string, options: FirstLoadOptions): 
       await dynamo.stop();
     }
     await checkpointDatabase(staging);
+    // Not having a cache costs the next fresh data directory a load, never this one.
+    if (options.cache) await cacheDatabase(options.cache.key, path.join(staging, SHARED_DB_FILE), options.cache.env).catch((error: unknown) => logger.warn('built database not cached', { error: error instanceof Error ? error.message : String(error) }));
     await fs.mkdir(dbDir, { recursive: true });
     const partial = path.join(dbDir, `${SHARED_DB_FILE}.partial`);
     await fs.copyFile(path.join(staging, SHARED_DB_FILE), partial);

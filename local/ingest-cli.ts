@@ -58,7 +58,9 @@ export async function runIngestCli(argv: string[], env: Record<string, string | 
     let failed = false;
     let changed = false;
     for (const file of values.file!) {
-      const run = await ingestor.run(store, file);
+      // Another run of the source (the schedule, a crawl, another terminal) holds it: say so while waiting.
+      const onWait = ({ owner, until }: { owner: string; until: Date }) => console.log(`waiting for another run of ${ingestor.name} (${owner}; it holds the source until ${until.toISOString()} unless it renews)…`);
+      const run = await ingestor.run(store, file, { lease: { onWait } });
       console.log(describeRun(run));
       failed ||= run.status === 'failed';
       changed ||= run.catalogVersion !== undefined;

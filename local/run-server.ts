@@ -28,11 +28,15 @@ try {
   running.server = await startLocalServer({
     sampleProgress: progressReporter(),
     dynamoDbLocal,
+    notice: (message) => console.log(`
+${message}
+`),
     // The supervisor could not keep DynamoDB Local running: stop cleanly, with a status a process manager sees.
     onEmulatorLost: (reason) => {
       if (stopping) return;
       stopping = true;
-      console.error(`\nTutor Nexus is stopping: ${reason}`);
+      console.error(`
+Tutor Nexus is stopping: ${reason}`);
       void (running.server?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
     },
   });

@@ -43,8 +43,8 @@ const FILES_AT_ONCE = 2;
  * Loads each file of the shipped sample catalog the first time a store sees it, then never again:
  * re-running a file later would retire whatever newer data was ingested since from that source.
  * A release that ships new sample files loads just those. Files of different sources load side by
- * side; files of one source load one after another, in order (a later snapshot after an earlier one,
- * and runs of a source share its packs).
+ * side; files of one source load one after another, in order (a later snapshot after an earlier one;
+ * runs of a source never overlap).
  */
 export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOptions | string = {}): Promise<IngestionRun[]> {
   const { dataDir = SAMPLE_DATA_DIR, set = 'full', onProgress, signal, publishIndex = true } = typeof options === 'string' ? { dataDir: options } : options;
@@ -61,10 +61,6 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
     onProgress?.({ file, source, index, total: files.length, filesDone: ++filesDone, bytesTotal, phase: 'skipped', bytesDone });
     return false;
   });
-  // Index rebuilds several files of a source ask for (a transfer sender in two snapshots) run once,
-  // after the source's last file, while other sources' files still load.
-  const deferredBySource = new Map<string, Map<string, () => Promise<void>>>();
-  const deferredOf = (source: string) => deferredBySource.get(source) ?? deferredBySource.set(source, new Map()).get(source)!;
   const busySources = new Set<string>();
   const loadNext = async (): Promise<void> => {
     for (;;) {
@@ -76,10 +72,9 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
       busySources.add(source);
       onProgress?.({ ...base, phase: 'loading', filesDone, bytesDone });
       try {
-        const run = await ingestorNamed(source)!.run(store, path.join(dataDir, file), { deferred: deferredOf(source) });
+        const run = await ingestorNamed(source)!.run(store, path.join(dataDir, file));
         runs.push(run);
         if (run.status !== 'failed') await markSampleFileLoaded(store, file, run);
-        if (!pending.some(([, next]) => next.source === source)) await runDeferred(source);
         bytesDone += sizes[index]!;
         onProgress?.({ ...base, phase: 'loaded', filesDone: ++filesDone, bytesDone, run });
       } finally {
@@ -89,17 +84,9 @@ export async function loadSampleCatalogOnce(store: Store, options: SampleLoadOpt
   };
   // A worker that finds only busy sources stops: the worker holding that source takes its next file.
   await Promise.all(Array.from({ length: FILES_AT_ONCE }, loadNext));
-  // A load stopped between files leaves a source's rebuilds undone until now.
-  for (const source of deferredBySource.keys()) await runDeferred(source);
   // A cold start then loads the search index instead of building it.
   if (publishIndex && runs.some((run) => run.catalogVersion !== undefined)) await publishCatalogIndex(store);
   return runs;
-
-  async function runDeferred(source: string): Promise<void> {
-    const works = deferredBySource.get(source);
-    deferredBySource.delete(source);
-    for (const work of works?.values() ?? []) await work();
-  }
 }
 
 /**

@@ -16,16 +16,18 @@ import { signInMethodFor } from '../functions/oauth/sign-in-method.js';
 import { logger } from '../functions/platform/observability.js';
 import { createServices, type Services } from '../functions/platform/services.js';
 import { inProcessRunner } from '../functions/mcp/tools/contract-runner.js';
-import { bootDynamoDbLocal, databaseDirOf, startDynamoDbLocal, type BootedDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
+import { bootDynamoDbLocal, databaseDirOf, holdsDatabase, startDynamoDbLocal, type BootedDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { superviseEmulator } from './emulator-supervisor.js';
 import { ensureTable } from './ensure-table.js';
-import { loadSampleCatalogOnce, type SampleProgress } from './sample-catalog.js';
+import { loadSampleCatalogOnce, SAMPLE_DATA_DIR, type SampleProgress } from './sample-catalog.js';
 import { stageFirstLoad } from './first-load.js';
 import type { SampleSet } from '../functions/ingest/sources.js';
+import { copyCachedDatabase, sampleDatabase } from './database-cache.js';
+import { olderStorageFormat, setAside } from './storage-upgrade.js';
+import { STORAGE_FORMAT } from '../functions/platform/store/storage-format.js';
 import { createNodeServer } from './node-http.js';
 import { webAppHandler } from './web-app.js';
 import { builtViewPages } from '../web/views/build.js';
-import { catalogCacheFor } from '../functions/catalog/catalog-cache.js';
 
 export interface LocalServer {
   url: string;
@@ -45,6 +47,8 @@ export interface LocalServerOptions {
   sampleProgress?: (progress: SampleProgress) => void;
   /** DynamoDB Local already starting on the data directory's existing database (see run-server.ts). */
   dynamoDbLocal?: Promise<DynamoDbLocal>;
+  /** Told what a person starting the server should know (a data directory rebuilt). */
+  notice?: (message: string) => void;
   /** Told when the server's own DynamoDB Local died and could not be kept running (npm start then stops). */
   onEmulatorLost?: (reason: string) => void;
 }
@@ -60,16 +64,27 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 
   let dynamo: DynamoDbLocal | undefined;
   let endpoint = baseConfig.dynamoDbEndpoint;
-  let stagedFirstLoad = false;
+  const sample: SampleSet | undefined = env.TN_SAMPLE_CATALOG === 'off' ? undefined : env.TN_SAMPLE_CATALOG === 'core' ? 'core' : 'full';
   if (!endpoint) {
     const dbDir = databaseDirOf(baseConfig.dataDir);
-    if (options.dynamoDbLocal) dynamo = await options.dynamoDbLocal;
-    else {
-      if (env.TN_SAMPLE_CATALOG !== 'off') dynamo = await fillFreshDataDir(dbDir, baseConfig, env.TN_SAMPLE_CATALOG === 'core' ? 'core' : 'full', options.sampleProgress);
-      stagedFirstLoad = dynamo !== undefined;
-      dynamo ??= await startDynamoDbLocal({ dataDir: dbDir });
+    const fillFresh = async (): Promise<DynamoDbLocal> => (sample ? await fillFreshDataDir(dbDir, baseConfig, sample, env, options.sampleProgress) : undefined) ?? (await startDynamoDbLocal({ dataDir: dbDir }));
+    let started = options.dynamoDbLocal ? await options.dynamoDbLocal : await fillFresh();
+    // A data directory of an older storage format holds nothing this version reads: rebuilt, the old database set aside.
+    const older = await olderStorageFormat(started.endpoint, baseConfig).catch(async (error: unknown) => {
+      await started.stop();
+      throw error;
+    });
+    if (older !== undefined) {
+      await started.stop();
+      const kept = await setAside(dbDir, older);
+      options.notice?.(
+        `The data directory ${baseConfig.dataDir} held catalog storage format ${older}; this version stores format ${STORAGE_FORMAT} and reads no older one. ` +
+          `It was rebuilt${sample ? ' from the sample catalog' : ''}; the old database is kept in ${kept} (sessions, keys and settings in it are not carried over).`,
+      );
+      started = await fillFresh();
     }
-    endpoint = dynamo.endpoint;
+    dynamo = started;
+    endpoint = started.endpoint;
   }
   const emulator = dynamo
     ? superviseEmulator(dynamo, {
@@ -104,9 +119,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     await ensureTable(services.store.client, config.tableName);
     const sampleLoad = new AbortController();
     let background: Promise<unknown> | undefined;
-    if (env.TN_SAMPLE_CATALOG === 'core') {
+    if (sample === 'core') {
       await loadSampleCatalogOnce(services.store, { set: 'core', onProgress: options.sampleProgress });
-    } else if (env.TN_SAMPLE_CATALOG !== 'off') {
+    } else if (sample) {
       // Serving starts once the files both samples share are in; the large all-department files load
       // behind it, each landing as a new catalog version (a first start answers in about a minute).
       await loadSampleCatalogOnce(services.store, { set: 'common', onProgress: options.sampleProgress });
@@ -125,9 +140,6 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       extraRedirectUris: config.oauthRedirectUris,
       signIn: signInMethodFor(config, services.authenticator),
     }), { allowedHostnames, allowedOriginHostnames: allowedHostnames });
-    // A staged first load leaves the search index to here, behind the banner: built from the table and
-    // stored (3–4 s for the full sample) while the server already answers; a search meanwhile waits for it.
-    if (stagedFirstLoad) void catalogCacheFor(services.store).getIndex().catch((error: unknown) => logger.warn('search index not built', { error: error instanceof Error ? error.message : String(error) }));
     app = createHttpApp({
       services,
       definitions: ALL_DOMAIN_TOOLS,
@@ -168,23 +180,36 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 }
 
 /**
- * A data directory without a database gets the whole sample loaded before serving, in a staged copy
- * (see stageFirstLoad), and comes back with its emulator serving the moved-in file: that emulator's
- * JVM boots while the load runs (2–3 s the start no longer waits for). Anything that goes wrong
- * leaves the directory as it was (undefined), and the usual load fills it instead.
+ * A data directory without a database gets the sample catalog before serving: a copy of the database a
+ * first start on this machine built (cached per sample, storage format and loading code), or else the whole
+ * sample loaded in a staged copy (see stageFirstLoad), search index included, which is then cached. The
+ * staged load comes back with its emulator serving the moved-in file: that emulator's JVM boots while the
+ * load runs. Anything that goes wrong leaves the directory as it was (undefined), and the usual load
+ * fills it instead.
  */
-async function fillFreshDataDir(dbDir: string, config: AppConfig, set: SampleSet, onProgress?: (progress: SampleProgress) => void): Promise<DynamoDbLocal | undefined> {
+async function fillFreshDataDir(dbDir: string, config: AppConfig, set: SampleSet, env: Record<string, string | undefined>, onProgress?: (progress: SampleProgress) => void): Promise<DynamoDbLocal | undefined> {
+  if (holdsDatabase(dbDir)) return undefined;
+  const database = await sampleDatabase({ set, tableName: config.tableName, sampleDir: SAMPLE_DATA_DIR, env }).catch(() => undefined);
+  if (database?.cached) {
+    try {
+      await copyCachedDatabase(database.cached, dbDir);
+      return await startDynamoDbLocal({ dataDir: dbDir });
+    } catch (error) {
+      logger.warn('cached sample database not used; loading the sample', { error: messageOf(error) });
+    }
+  }
   let serving: Promise<BootedDynamoDbLocal> | undefined;
   let outcome: Awaited<ReturnType<typeof stageFirstLoad>> | undefined;
   try {
     outcome = await stageFirstLoad(dbDir, {
       region: config.region,
       tableName: config.tableName,
+      ...(database ? { cache: { key: database.key, env } } : {}),
       load: async (store) => {
         serving = bootDynamoDbLocal({ dataDir: dbDir, databaseArrivesLater: true });
         serving.catch(() => undefined); // awaited below; a failed boot only costs the overlap
         await ensureTable(store.client, config.tableName);
-        await loadSampleCatalogOnce(store, { set, onProgress, publishIndex: false });
+        await loadSampleCatalogOnce(store, { set, onProgress });
       },
     });
   } catch (error) {

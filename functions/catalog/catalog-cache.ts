@@ -2,8 +2,8 @@ import type { Store } from '../platform/store/dynamo-client.js';
 import { catalogIndexFor, type SearchIndex } from './catalog-index.js';
 import { getCatalogVersion, getCourseBundle, type CourseBundle } from './catalog-store.js';
 
-// How stale a warm process may be after an ingestion; TN_CATALOG_VERSION_CHECK_MS=0 checks on every call.
-const VERSION_CHECK_MS = Number(process.env.TN_CATALOG_VERSION_CHECK_MS ?? 5_000);
+// How stale a warm process may be after an ingestion; TN_CATALOG_VERSION_CHECK_MS=0 checks on every read (tests).
+const versionCheckMs = () => Number(process.env.TN_CATALOG_VERSION_CHECK_MS ?? 5_000);
 const MAX_BUNDLES = 1_000;
 
 /**
@@ -20,7 +20,7 @@ export class CatalogCache {
   constructor(private readonly store: Store) {}
 
   async currentVersion(now = Date.now()): Promise<number> {
-    if (now - this.versionCheckedAt >= VERSION_CHECK_MS) {
+    if (now - this.versionCheckedAt >= versionCheckMs()) {
       const version = await getCatalogVersion(this.store);
       this.versionCheckedAt = now;
       if (version !== this.version) {
@@ -54,6 +54,11 @@ export class CatalogCache {
       this.bundles.set(key, bundle);
     }
     return bundle;
+  }
+
+  /** Whether the search index of the current version is loaded (or loading): a caller counting store round trips asks. */
+  holdsIndex(): boolean {
+    return this.index !== undefined;
   }
 
   /** Whether a course's bundle is already read (or being read) for the current version: a caller counting store round trips asks. */

@@ -180,13 +180,14 @@ export interface SourceAdapter {
   /**
    * The part of the source a record belongs to, for retirement: a run only retires records of the
    * scopes it saw (one UBC grades CSV is one campus, session and subject, not the whole source).
-   * Defaults to one scope for the whole source.
+   * Defaults to one scope for the whole source. It is also how records are stored: what the source
+   * says of one course within one scope is one item (a term's sections, a session's grades).
    */
   scopeOf?(record: CatalogRecord, context: AdapterContext): string;
   /**
-   * Where an offering, section or grade row is stored: records of one course with the same pack scope
-   * share one item. Defaults to the record's scope; a coarser one (a grade row's campus and subject,
-   * across sessions) makes fewer, larger items.
+   * Where an item is listed as owned (the ownership index a run reads): its scope by default. A coarser
+   * one makes fewer, larger listings: a run of UBC's 2021S–2025W grades (~2,000 campus, session and
+   * subject scopes) reads one listing per campus and session.
    */
-  packScopeOf?(record: CatalogRecord, context: AdapterContext): string;
+  ownerScopeOf?(record: CatalogRecord, context: AdapterContext): string;
 }

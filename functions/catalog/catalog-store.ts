@@ -1,14 +1,12 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../platform/store/query-all.js';
 import { deleteAll, putAll } from '../platform/store/batch-writes.js';
-import { ROWS_BY_PARTITION, rowKey, storedRows } from './ingestion/record-packs.js';
+import { activeRowsOf } from './ingestion/aggregates.js';
 import { beginsWith, declareAccessPatterns, param } from '../platform/store/access-patterns.js';
 import type { Store } from '../platform/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../platform/store/keys.js';
+import { STORAGE_FORMAT } from '../platform/store/storage-format.js';
 import type { CatalogRecord, CourseFragment, GradeDistribution, Material, Offering, Section } from './catalog-model.js';
-
-/** What a pack part says of itself besides its rows: enough for storedRows to read the projected rows. */
-const PACK_HEADER = ['PK', 'SK', 'entity', 'status', 'packSource', 'GSI2PK'] as const;
 
 export interface CourseBundle {
   institution: string;
@@ -18,82 +16,77 @@ export interface CourseBundle {
   sections: Section[];
   grades: GradeDistribution[];
   materials: Material[];
-  /** Raw items other domains keep in the course partition (e.g. transfer equivalences). */
-  extras: Record<string, unknown>[];
+  /** Transfer rules in force or not that the course sends credit by (outgoing) or can be awarded by (incoming), as stored. */
+  transferRules: { direction: 'outgoing' | 'incoming'; rule: Record<string, unknown> }[];
 }
 
 /**
- * Everything known about one course: its partition, and its rows in its subject level's packs (only its own
- * entry of each, projected), read at once. Retired records are left out; a row found in both places
- * (a move into the subject level's pack cut short) counts once.
+ * Everything known about one course, in one Query of its own partition: each source's fragment and
+ * offerings, its sections per term, grades per session and materials, and the transfer rules it sends
+ * and receives. Retired rows (history each item keeps) are left out.
  */
 export async function getCourseBundle(store: Store, institution: string, code: string): Promise<CourseBundle | undefined> {
-  const coursePk = catalogKeys.coursePartition(institution, code);
-  const [own, inSubjectPacks] = await Promise.all([
-    queryAll(store, { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': coursePk } }),
-    queryAll(store, {
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ProjectionExpression: [...PACK_HEADER.map((_, i) => `#h${i}`), '#rows.#course'].join(', '),
-      ExpressionAttributeNames: { ...Object.fromEntries(PACK_HEADER.map((name, i) => [`#h${i}`, name])), '#rows': ROWS_BY_PARTITION, '#course': coursePk },
-      ExpressionAttributeValues: { ':pk': catalogKeys.coursePackPartition(institution, code), ':prefix': catalogKeys.recordPackPrefix },
-    }),
-  ]);
-  const active = new Map<string, Record<string, unknown>>();
-  const rows = [...own.flatMap(storedRows), ...inSubjectPacks.flatMap(storedRows).filter((row) => row.PK === coursePk)];
-  for (const row of rows) if (row.status === 'active') active.set(String(row.SK), row);
-  const bundle: CourseBundle = { institution, code, fragments: [], offerings: [], sections: [], grades: [], materials: [], extras: [] };
-  for (const item of active.values()) {
-    const record = item.record as CatalogRecord | undefined;
-    if (!record) {
-      bundle.extras.push(item);
-      continue;
+  const items = await queryAll(store, { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(institution, code) } });
+  const bundle: CourseBundle = { institution, code, fragments: [], offerings: [], sections: [], grades: [], materials: [], transferRules: [] };
+  for (const item of items) {
+    const sk = String(item.SK);
+    const direction = sk.startsWith(catalogKeys.transfersOutPrefix) ? 'outgoing' : sk.startsWith(catalogKeys.transfersInPrefix()) ? 'incoming' : undefined;
+    for (const row of activeRowsOf(item)) {
+      if (direction) {
+        bundle.transferRules.push({ direction, rule: row.rule as Record<string, unknown> });
+        continue;
+      }
+      const record = row.record as CatalogRecord;
+      if (record.kind === 'course') bundle.fragments.push(record);
+      else if (record.kind === 'offering') bundle.offerings.push(record);
+      else if (record.kind === 'section') bundle.sections.push(record);
+      else if (record.kind === 'grades') bundle.grades.push(record);
+      else if (record.kind === 'material') bundle.materials.push(record);
     }
-    if (record.kind === 'course') bundle.fragments.push(record);
-    else if (record.kind === 'offering') bundle.offerings.push(record);
-    else if (record.kind === 'section') bundle.sections.push(record);
-    else if (record.kind === 'grades') bundle.grades.push(record);
-    else if (record.kind === 'material') bundle.materials.push(record);
   }
   // A course named only by transfer rules (e.g. at an institution without catalog data) is still known.
-  const known = bundle.fragments.length + bundle.offerings.length + bundle.sections.length + bundle.grades.length + bundle.extras.length;
+  const known = bundle.fragments.length + bundle.offerings.length + bundle.sections.length + bundle.grades.length + bundle.materials.length + bundle.transferRules.length;
   return known > 0 ? bundle : undefined;
 }
 
-/**
- * Every active course fragment of an institution (GSI1: its subject levels' fragment packs, and fragments
- * stored as items before packs), for the search index. A fragment found twice (a move cut short) counts once.
- */
+/** Every active course fragment of an institution (GSI1, projecting each listed item's rows), for the search index. */
 export async function listCourseFragments(store: Store, institution: string): Promise<CourseFragment[]> {
   const items = await queryAll(store, {
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': catalogKeys.institutionCatalog(institution) },
   });
-  const active = new Map<string, CourseFragment>();
-  for (const row of items.flatMap(storedRows)) {
-    const record = row.record as CatalogRecord | undefined;
-    if (row.status === 'active' && record?.kind === 'course') active.set(rowKey(String(row.PK), String(row.SK)), record);
-  }
-  return [...active.values()];
+  return items.flatMap(activeRowsOf).flatMap((row) => {
+    const record = row.record as CatalogRecord;
+    return record.kind === 'course' ? [record] : [];
+  });
+}
+
+/** The catalog version and the storage format of the data (absent: nothing ingested yet, or format 1, which did not say). */
+export async function readCatalogVersion(store: Store): Promise<{ version: number; storageFormat?: number }> {
+  const item = (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.catalogVersion }))).Item;
+  return { version: Number(item?.version ?? 0), ...(item ? { storageFormat: Number(item.storageFormat ?? 1) } : {}) };
 }
 
 export async function getCatalogVersion(store: Store): Promise<number> {
-  const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.catalogVersion }));
-  return Number(result.Item?.version ?? 0);
+  return (await readCatalogVersion(store)).version;
 }
 
-/** Every shipped sample file this table has loaded, in one Query (a restart checks them all at once). */
+/**
+ * Every shipped sample file this table has loaded in the current storage format, in one Query (a restart
+ * checks them all at once). A file loaded in an older format counts as not loaded.
+ */
 export async function loadedSampleFiles(store: Store): Promise<Set<string>> {
   const items = await queryAll(store, {
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     ExpressionAttributeValues: { ':pk': catalogKeys.sampleCatalogMarkerPartition, ':prefix': catalogKeys.sampleCatalogMarkerPrefix },
     ConsistentRead: true,
   });
-  return new Set(items.map((item) => String(item.SK).slice(catalogKeys.sampleCatalogMarkerPrefix.length)));
+  return new Set(items.filter((item) => item.storageFormat === STORAGE_FORMAT).map((item) => String(item.SK).slice(catalogKeys.sampleCatalogMarkerPrefix.length)));
 }
 
 export async function markSampleFileLoaded(store: Store, file: string, run: { runId: string; finishedAt: string }): Promise<void> {
-  await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.sampleCatalogMarker(file), entity: ENTITY.sampleCatalogMarker, loadedAt: run.finishedAt, runId: run.runId } }));
+  await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.sampleCatalogMarker(file), entity: ENTITY.sampleCatalogMarker, loadedAt: run.finishedAt, runId: run.runId, storageFormat: STORAGE_FORMAT } }));
 }
 
 /** What one source says is offered in one term at one institution, as stored. */
@@ -146,34 +139,23 @@ const COURSE_BUNDLE_TOOLS = [
 
 export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {
-    name: 'Everything about one course (fragments, offerings, sections, grades, materials, transfer listings)',
-    entity: [ENTITY.catalogRecord, ENTITY.catalogPack, ENTITY.transferListing],
+    name: 'Everything about one course (fragments, offerings, sections, grades, materials, transfer rules)',
+    entity: [ENTITY.courseRecords, ENTITY.courseTransfers],
     operation: 'Query',
     index: 'table',
     key: { PK: catalogKeys.coursePartition(param('institution'), param('code')) },
     usedBy: COURSE_BUNDLE_TOOLS,
     notes:
-      'Read at once with the course\'s rows in its subject level\'s packs (below), page after page; retired records are filtered in code. The transfer listings of the course (both directions) come with it, each carrying its rule summary (the rule itself is stored once). Results are cached in the warm function per catalog version.',
-  },
-  {
-    name: "One course's rows in its subject level's packs (fragments, offerings, sections, grades)",
-    entity: ENTITY.catalogPack,
-    operation: 'Query',
-    index: 'table',
-    key: { PK: catalogKeys.subjectLevelPartition(param('institution'), param('subject'), param('level')), SK: beginsWith(catalogKeys.recordPackPrefix) },
-    usedBy: COURSE_BUNDLE_TOOLS,
-    notes:
-      "Projects the pack header and `rowsByPartition.<course partition>`: each pack part returns only the course's own rows (a part holding none returns none), so no other course's rows are sent or decoded. Read capacity is charged on the whole part.",
+      "The course's own items only: per source and scope one item (a fragment and offerings, a term's sections, a session's grades, materials), and the rules it sends (one item, every receiver) and receives (one item per sender), each rows as one gzipped value, history kept inside and filtered in code. Cached in the warm function per catalog version.",
   },
   {
     name: "An institution's course fragments",
-    entity: [ENTITY.catalogPack, ENTITY.catalogRecord],
+    entity: ENTITY.courseRecords,
     operation: 'Query',
     index: 'GSI1',
     key: { GSI1PK: catalogKeys.institutionCatalog(param('institution')) },
     usedBy: ['tn_course_search (index build)', 'tn_course_similar', 'tn_course_get (close matches)'],
-    notes:
-      'The active parts of its subject levels\' fragment packs (a retired part leaves the listing), and fragments stored as items before packs. Read when the search index is built (at ingestion; a warm process without the artifact builds it once per catalog version).',
+    notes: `Sparse: the items holding a course fragment, \`GSI1SK = ${catalogKeys.byInstitution(param('institution'), param('code'), param('source'), param('scope...')).GSI1SK}\`, projecting their rows. Read when the search index is built (at ingestion; a warm process without the artifact builds it once per catalog version).`,
   },
   {
     name: "An institution's term lists (which courses each source offers in a term)",
@@ -199,8 +181,8 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     operation: 'GetItem',
     index: 'table',
     key: catalogKeys.catalogVersion,
-    usedBy: ['cached course and transfer tools (cache invalidation)'],
-    notes: 'Bumped by every ingestion run that changed something.',
+    usedBy: ['cached course and transfer tools (cache invalidation)', 'npm start (the storage format of a data directory)'],
+    notes: 'Bumped by every ingestion run that changed something; holds the storage format of the data (STORAGE_FORMAT).',
   },
   {
     name: 'Which shipped sample files were loaded?',
@@ -209,7 +191,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     index: 'table',
     key: { PK: catalogKeys.sampleCatalogMarkerPartition, SK: beginsWith(catalogKeys.sampleCatalogMarkerPrefix) },
     usedBy: ['npm start (sample catalog)', 'test setup'],
-    notes: 'Consistent read of every marker at once, so a restart costs one request, not one per file.',
+    notes: 'Consistent read of every marker at once, so a restart costs one request, not one per file. A marker of an older storage format does not count.',
   },
   {
     name: 'Mark a shipped sample file loaded',

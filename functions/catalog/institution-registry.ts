@@ -11,6 +11,8 @@ interface SourceFreshness {
   records: number;
   /** Of those, records with the institution as the sending side (transfer rules it sends). */
   sent?: number;
+  /** Transfer rules: the receivers the institution has sent rules towards (kept across runs). */
+  receivers?: string[];
 }
 
 export interface InstitutionEntry {
@@ -23,11 +25,12 @@ export interface InstitutionEntry {
 /**
  * The freshness of one source for every institution a run saw. A run in which an institution only
  * receives rules leaves what an earlier run said it sends: a receiver in one file is a sender in another.
+ * The receivers it sends rules towards accumulate: a file of one pair says nothing about the sender's others.
  */
 export async function recordInstitutionFreshness(
   store: Store,
   source: string,
-  institutions: Map<string, { records: number; sent?: number }>,
+  institutions: Map<string, { records: number; sent?: number; receivers?: string[] }>,
   at: string,
 ): Promise<void> {
   await Promise.all(
@@ -38,7 +41,7 @@ export async function recordInstitutionFreshness(
           Key: catalogKeys.institutionSource(id, source),
           UpdateExpression: `SET entity = :entity, institution = :id, #source = :source, lastIngestedAt = :at, records = :records${
             seen.sent === undefined ? '' : seen.sent > 0 ? ', sent = :sent' : ', sent = if_not_exists(sent, :sent)'
-          }`,
+          }${seen.receivers?.length ? ' ADD receivers :receivers' : ''}`,
           ExpressionAttributeNames: { '#source': 'source' },
           ExpressionAttributeValues: {
             ':entity': ENTITY.institution,
@@ -47,6 +50,7 @@ export async function recordInstitutionFreshness(
             ':at': at,
             ':records': seen.records,
             ...(seen.sent === undefined ? {} : { ':sent': seen.sent }),
+            ...(seen.receivers?.length ? { ':receivers': new Set(seen.receivers) } : {}),
           },
         }),
       ),
@@ -86,6 +90,7 @@ export async function listInstitutions(store: Store): Promise<InstitutionEntry[]
       lastIngestedAt: String(item.lastIngestedAt),
       records: Number(item.records),
       ...(item.sent !== undefined ? { sent: Number(item.sent) } : {}),
+      ...(item.receivers instanceof Set ? { receivers: [...(item.receivers as Set<string>)].sort() } : {}),
     });
   }
   return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
@@ -98,7 +103,7 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     operation: 'Query',
     index: 'table',
     key: { PK: catalogKeys.institutionsPartition, SK: beginsWith(catalogKeys.institutionPrefix) },
-    usedBy: ['tn_course_institutions', 'tn_course_search (index build)'],
+    usedBy: ['tn_course_institutions', 'tn_course_search (index build)', 'tn_transfer_resolve and tn_transfer_compare that found no rule (which institutions send rules, and towards whom)'],
     notes: 'One partition: each institution, and beside it one freshness item per source that covered it.',
   },
   {
@@ -117,6 +122,6 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
     index: 'table',
     key: catalogKeys.institutionSource(param('institution'), param('source')),
     usedBy: ['ingestion', 'crawls (a part that changed, or was never recorded)'],
-    notes: 'One per institution a run saw, with the records it had about it; transfer rules it sends are kept when a later run only has it receiving.',
+    notes: 'One per institution a run saw, with the records it had about it; transfer rules it sends are kept when a later run only has it receiving, and the receivers it sends them towards accumulate (ADD to a string set).',
   },
 ]);

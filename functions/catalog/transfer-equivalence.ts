@@ -1,10 +1,10 @@
 import * as z from 'zod/v4';
-import { catalogKeys } from '../platform/store/keys.js';
+import type { CourseBundle } from './catalog-store.js';
 
 /**
- * How a transfer rule appears next to each course it involves (written by transfer ingestion into
- * the course's partition as a transfer listing, catalogKeys.courseTransfer), so equivalents of a
- * course are one Query away, in both directions.
+ * How a transfer rule appears next to each course it involves: transfer ingestion stores the rules a
+ * course sends and receives in the course's own partition, so its equivalents come with the course's
+ * one Query, in both directions.
  */
 export const EquivalenceSchema = z.object({
   ruleId: z.string(),
@@ -26,12 +26,38 @@ export const EquivalenceSchema = z.object({
 });
 export type Equivalence = z.infer<typeof EquivalenceSchema>;
 
-export function equivalencesOf(extras: Record<string, unknown>[]): Equivalence[] {
-  return extras
-    .filter((item) => String(item.SK).startsWith(catalogKeys.transferListingPrefix))
-    .map((item) => EquivalenceSchema.safeParse(item.equivalence))
+/** What of a stored transfer rule an equivalence shows (the rule's own model lives in the transfer domain). */
+interface StoredRule {
+  ruleId: string;
+  senderInstitution: string;
+  receiverInstitution: string;
+  sourceCourses: { institution: string; code: string }[];
+  targets: { kind: Equivalence['targets'][number]['kind']; institution?: string; code?: string; text: string; credits: number | null }[];
+  effectiveStart: string;
+  effectiveEnd: string | null;
+  conditionText?: string | null;
+  evidence: { label: string; url: string }[];
+}
+
+export function equivalencesOf(rules: CourseBundle['transferRules']): Equivalence[] {
+  return rules
+    .map(({ direction, rule }) => EquivalenceSchema.safeParse(equivalenceOf(rule as unknown as StoredRule, direction)))
     .filter((parsed) => parsed.success)
     .map((parsed) => parsed.data!);
+}
+
+function equivalenceOf(rule: StoredRule, direction: Equivalence['direction']): Equivalence {
+  return {
+    ruleId: rule.ruleId,
+    direction,
+    otherInstitution: direction === 'outgoing' ? rule.receiverInstitution : rule.senderInstitution,
+    sourceCourses: rule.sourceCourses.map((c) => `${c.institution}:${c.code}`),
+    targets: rule.targets.map((t) => ({ kind: t.kind, ...(t.code ? { ref: `${t.institution ?? rule.receiverInstitution}:${t.code}` } : {}), text: t.text, credits: t.credits })),
+    effectiveStart: rule.effectiveStart,
+    effectiveEnd: rule.effectiveEnd,
+    condition: rule.conditionText,
+    evidence: rule.evidence,
+  };
 }
 
 export function inForce(equivalence: Equivalence, asOf: string): boolean {

@@ -2,31 +2,31 @@ import { CatalogRecordSchema, recordId, type AdapterContext, type CatalogRecord,
 import type { Store } from '../platform/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../platform/store/keys.js';
 import { runIngestion, type IngestionRun, type PreparedBatch, type RunOptions } from '../catalog/ingestion/ingestion-run.js';
-import { stableHash, type OwnedItem } from '../catalog/ingestion/reconcile.js';
+import { stableHash, type OwnedRow } from '../catalog/ingestion/reconcile.js';
 import { replaceTermsOffered, type TermsOffered } from '../catalog/catalog-store.js';
 
 export type { IngestionRun } from '../catalog/ingestion/ingestion-run.js';
 
-/** One idempotent run of a catalog source (see runIngestion): records become items of their course's partition. */
+/**
+ * One idempotent run of a catalog source (see runIngestion): what the source says of a course within one
+ * of its scopes is one item of the course's partition; the term lists it makes are replaced after.
+ */
 export async function ingestSource(store: Store, adapter: SourceAdapter, origin: string, options: RunOptions = {}): Promise<IngestionRun> {
-  let offered: { scopes: Set<string>; lists: TermsOffered[] } | undefined;
-  const run = await runIngestion(
+  return runIngestion(
     store,
     adapter.name,
     origin,
     (text, context) => {
       const batch = prepareCatalog(adapter, text, context);
-      offered = termsOfferedIn(adapter, batch.items);
-      return batch;
+      const offered = termsOfferedIn(adapter, batch.items);
+      return { ...batch, ...(offered.lists.length ? { afterWrite: () => replaceTermsOffered(store, adapter.name, offered.scopes, offered.lists) } : {}) };
     },
     options,
   );
-  if (run.status === 'succeeded' && offered?.lists.length) await replaceTermsOffered(store, adapter.name, offered.scopes, offered.lists);
-  return run;
 }
 
 /** The courses each term's sections or offerings name, per institution and scope (the search's term filter). */
-function termsOfferedIn(adapter: SourceAdapter, items: OwnedItem[]): { scopes: Set<string>; lists: TermsOffered[] } {
+function termsOfferedIn(adapter: SourceAdapter, items: OwnedRow[]): { scopes: Set<string>; lists: TermsOffered[] } {
   const byKey = new Map<string, TermsOffered & { set: Set<string> }>();
   for (const item of items) {
     const record = item.attributes.record as CatalogRecord;
@@ -39,13 +39,6 @@ function termsOfferedIn(adapter: SourceAdapter, items: OwnedItem[]): { scopes: S
   return { scopes: new Set(items.map((item) => item.scope)), lists };
 }
 
-/**
- * Records stored in packs, a subject level's in its partition (CMPT 2xx; ADR 0023): course fragments, offerings,
- * sections and grades are many per subject and never edited one by one; the institution listing (GSI1)
- * lists the fragment packs. Materials stay items of their own (few, edited one by one).
- */
-const PACKED_KINDS = new Set<CatalogRecord['kind']>(['course', 'offering', 'section', 'grades']);
-
 function prepareCatalog(adapter: SourceAdapter, text: string, context: AdapterContext): PreparedBatch {
   const output = adapter.parse(text, context);
   const { valid, rejected } = validate(output.records, output.rejected);
@@ -56,30 +49,21 @@ function prepareCatalog(adapter: SourceAdapter, text: string, context: AdapterCo
     rejected,
     institutions,
     items: valid.map((record) => {
-      const key = catalogKeys.record(record.institution, record.code, recordId(record));
       const scope = adapter.scopeOf?.(record, context) ?? 'all';
-      const packScope = PACKED_KINDS.has(record.kind) ? (adapter.packScopeOf?.(record, context) ?? scope) : undefined;
       return {
-        ...key,
-        scope,
-        ...(packScope === undefined ? {} : { pack: packOf(adapter.name, record, packScope) }),
-        hash: contentHash(record),
-        attributes: {
-          entity: ENTITY.catalogRecord,
-          record,
+        aggregate: {
+          ...catalogKeys.courseRecords(record.institution, record.code, adapter.name, scope),
+          entity: ENTITY.courseRecords,
+          ownerScope: adapter.ownerScopeOf?.(record, context) ?? scope,
+          // A course fragment lists its item under its institution, for the search index build.
+          ...(record.kind === 'course' ? { listing: catalogKeys.byInstitution(record.institution, record.code, adapter.name, scope) } : {}),
         },
+        id: recordId(record),
+        scope,
+        hash: contentHash(record),
+        attributes: { record },
       };
     }),
-  };
-}
-
-/** A record's pack: its subject level's, one per kind, source and pack scope; a fragment's listed under its institution. */
-function packOf(source: string, record: CatalogRecord, scope: string): NonNullable<OwnedItem['pack']> {
-  return {
-    PK: catalogKeys.coursePackPartition(record.institution, record.code),
-    key: catalogKeys.recordPack(record.kind, source, scope),
-    scope,
-    ...(record.kind === 'course' ? { listing: catalogKeys.byInstitutionPack(record.institution, record.code, source) } : {}),
   };
 }
 

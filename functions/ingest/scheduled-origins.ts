@@ -37,23 +37,21 @@ export function parseOrigins(raw: string | undefined, source: string): Scheduled
 export async function loadOrigins(store: Store, origins: ScheduledOrigin[], root: string, onRun: (run: IngestionRun) => void = () => undefined): Promise<IngestionRun[]> {
   const bundled = origins.some(({ origin }) => !isUrlOrigin(origin));
   const loaded = bundled ? await loadedSampleFiles(store) : new Set<string>();
-  const deferred = new Map<string, () => Promise<void>>();
   const runs: IngestionRun[] = [];
   for (const { source, origin } of origins) {
     const ingestor = ingestorNamed(source)!;
     if (isUrlOrigin(origin)) {
-      const run = await ingestor.run(store, origin, { deferred });
+      const run = await ingestor.run(store, origin);
       onRun(run);
       runs.push(run);
       continue;
     }
     const file = origin.startsWith(SAMPLE_DIR) ? origin.slice(SAMPLE_DIR.length) : origin;
     if (loaded.has(file)) continue;
-    const run = await ingestor.run(store, path.join(root, origin), { deferred });
+    const run = await ingestor.run(store, path.join(root, origin));
     onRun(run);
     runs.push(run);
     if (run.status !== 'failed') await markSampleFileLoaded(store, file, run);
   }
-  for (const work of deferred.values()) await work();
   return runs;
 }

@@ -57,6 +57,19 @@ const SAMPLE_CATALOG: SampleFile[] = [
   { source: 'sfu-outlines', file: 'sfu-outlines/outlines.json', core: true },
   { source: 'sfu-sections', file: 'sfu-outlines/sections-2025-fall.json', core: true },
   { source: 'sfu-sections', file: 'sfu-outlines/sections-2026-spring.json', core: true },
+  // Grades early, the 2021S–2025W file being the largest of the sample: it loads beside other sources' files. In the
+  // full sample it supersedes the per-subject files of the sessions it covers (as the all-department SFU files supersede
+  // the subsets): loaded before it, their rows would only be rewritten or retired by it.
+  { source: 'ubc-grades', file: 'ubc-grades/pair-reports/UBC-2015W-CPSC.csv' },
+  ...[
+    'tableau-dashboard-v2/UBCO-2024W-COSC.csv',
+    'tableau-dashboard/UBCV-2021W-CPSC.csv',
+    ...['APSC', 'BIOL', 'CHEM', 'CPSC', 'DSCI', 'ECON', 'ENGL', 'MATH', 'PHYS', 'PSYC', 'STAT'].flatMap((subject) => [
+      `tableau-dashboard-v2/UBCV-2024W-${subject}.csv`,
+      `tableau-dashboard-v2/UBCV-2025W-${subject}.csv`,
+    ]),
+  ].map((file) => ({ source: 'ubc-grades', file: `ubc-grades/${file}`, core: true as const })),
+  { source: 'ubc-grades', file: 'ubc-grades-2021-2025/ubc-grades-v2-2021S-2025W.csv', full: true },
   { source: 'ubc-catalog', file: 'ubc-catalog/courses.json' },
   { source: 'ubc-calendar', file: 'ubc-catalog-2026/courses.json', full: true },
   { source: 'ubc-calendar', file: 'ubco-catalog-2024/ubc_okanagan_courses.csv', full: true },
@@ -67,16 +80,6 @@ const SAMPLE_CATALOG: SampleFile[] = [
   { source: 'langara-prereqs', file: 'langara-prereqs/prerequisites-text.csv' },
   { source: 'langara-schedule', file: 'langara/semester-202310.json' },
   { source: 'langara-schedule', file: 'langara/semester-202330.json' },
-  ...[
-    'tableau-dashboard-v2/UBCO-2024W-COSC.csv',
-    'tableau-dashboard/UBCV-2021W-CPSC.csv',
-    'pair-reports/UBC-2015W-CPSC.csv',
-    ...['APSC', 'BIOL', 'CHEM', 'CPSC', 'DSCI', 'ECON', 'ENGL', 'MATH', 'PHYS', 'PSYC', 'STAT'].flatMap((subject) => [
-      `tableau-dashboard-v2/UBCV-2024W-${subject}.csv`,
-      `tableau-dashboard-v2/UBCV-2025W-${subject}.csv`,
-    ]),
-  ].map((file) => ({ source: 'ubc-grades', file: `ubc-grades/${file}` })),
-  { source: 'ubc-grades', file: 'ubc-grades-2021-2025/ubc-grades-v2-2021S-2025W.csv', full: true },
   { source: TRANSFER_SOURCE, file: 'bctransferguide/langara-transfers-2023-04.json' },
   { source: TRANSFER_SOURCE, file: 'bctransferguide/alexander-college-transfers-2025-06.json' },
   // After April: a later snapshot of the same sender, so agreements that changed in between become history.

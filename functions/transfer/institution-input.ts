@@ -2,7 +2,7 @@ import { listInstitutions, type InstitutionEntry } from '../catalog/institution-
 import { findInstitution, INSTITUTIONS, nameKey } from '../catalog/institutions.js';
 import { DomainError } from '../platform/domain-error.js';
 import type { Store } from '../platform/store/dynamo-client.js';
-import { transferSenders } from './transfer-index-store.js';
+import { TRANSFER_SOURCE } from './transfer-source.js';
 
 const describe = (i: { id: string; name: string; bctgCode?: string }) => `${i.id} (${i.name}${i.bctgCode ? `, ${i.bctgCode}` : ''})`;
 
@@ -35,7 +35,7 @@ const nameOf = (id: string, stored: InstitutionEntry[]) => findInstitution(id)?.
  */
 export async function explainNoRules(store: Store, sender: string, receiver?: string): Promise<DomainError | undefined> {
   const stored = await listInstitutions(store);
-  const senders = await transferSenders(store, [...new Set([sender, ...stored.map((i) => i.id)])]);
+  const senders = transferSenders(stored);
   const loaded = senders.find((s) => s.sender === sender);
   if (!loaded) {
     const list = senders.map((s) => `${s.sender} (${nameOf(s.sender, stored)})`).join(', ') || 'none';
@@ -50,4 +50,12 @@ export async function explainNoRules(store: Store, sender: string, receiver?: st
     );
   }
   return undefined;
+}
+
+/** Which institutions send rules, and towards which receivers, as the transfer ingestion recorded them. */
+function transferSenders(stored: InstitutionEntry[]): { sender: string; receivers: string[] }[] {
+  return stored
+    .map((i) => ({ sender: i.id, receivers: i.sources.find((s) => s.source === TRANSFER_SOURCE)?.receivers ?? [] }))
+    .filter((entry) => entry.receivers.length)
+    .sort((a, b) => a.sender.localeCompare(b.sender));
 }

@@ -1,8 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { activeRowsOf, rowsOf } from '../catalog/ingestion/aggregates.js';
 import { beginsWith, declareAccessPatterns, param } from '../platform/store/access-patterns.js';
-import { storedRows } from '../catalog/ingestion/record-packs.js';
-import { getAll } from '../platform/store/batch-reads.js';
-import { unpackBodies } from '../platform/store/packed-value.js';
 import type { Store } from '../platform/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../platform/store/keys.js';
 import { queryAll } from '../platform/store/query-all.js';
@@ -13,20 +11,8 @@ export class RoundTrips {
   count = 0;
 }
 
-/** The pair's rules for the given codes from their course listings: a Query per code, then the rules by id. */
-export async function listedRules(store: Store, sender: string, receiver: string, codes: string[], trips: RoundTrips): Promise<TransferRule[]> {
-  const listed = await Promise.all(codes.map((code) => outgoingRuleIds(store, sender, code, trips, receiver)));
-  return getRules(store, listed.flat().map((entry) => entry.ruleId), trips);
-}
-
-/** Full active rules by id (BatchGetItem, 100 keys a request, in parallel). */
-export async function getRules(store: Store, ruleIds: string[], trips: RoundTrips): Promise<TransferRule[]> {
-  const items = await getAll(store, [...new Set(ruleIds)].map((id) => catalogKeys.transferRule(id)), () => trips.count++);
-  return items.filter((item) => item.status === 'active').map(ruleOf);
-}
-
-/** A stored rule item's rule, packed or not. */
-export const ruleOf = (item: Record<string, unknown>): TransferRule => unpackBodies(item).rule as TransferRule;
+/** A stored rule item's rule (its one row), or an index entry's projecting the rows. */
+export const ruleOf = (item: Record<string, unknown>): TransferRule => rowsOf(item)[0]!.rule as TransferRule;
 
 export async function getRule(store: Store, ruleId: string): Promise<{ rule: TransferRule; status: string } | undefined> {
   const result = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.transferRule(ruleId) }));
@@ -68,70 +54,35 @@ export async function pairRulesForCourse(store: Store, sender: string, receiver:
   return items.map(ruleOf);
 }
 
-/** The active rules listed under one sending course, towards one receiver or every receiver. */
-export async function outgoingRuleIds(store: Store, sender: string, code: string, trips: RoundTrips, receiver?: string): Promise<{ receiver: string; ruleId: string }[]> {
-  trips.count++;
-  // Listings live in the course's pack (or, stored before packs, as items of their own): one Query reads both.
+/**
+ * A page of the active rules that can award one receiving course, from one sender or any (reverse
+ * lookup): the course's own incoming items (one per sender, each holding its rules), in one Query,
+ * ordered by sender and rule id; the page continues after `after`.
+ */
+export async function rulesAwarding(store: Store, args: { receiver: string; code: string; sender?: string; limit: number; after?: string }): Promise<{ rules: TransferRule[]; last?: string }> {
   const items = await queryAll(store, {
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(sender, code), ':prefix': catalogKeys.courseTransferPrefix('outgoing') },
+    ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition(args.receiver, args.code), ':prefix': catalogKeys.transfersInPrefix(args.sender) },
   });
-  const towards = receiver === undefined ? undefined : catalogKeys.courseTransferPrefix('outgoing', receiver);
-  return items
-    .flatMap(storedRows)
-    .filter((row) => row.status === 'active' && (!towards || String(row.SK).startsWith(towards)))
-    .map((row) => ({ receiver: String((row.equivalence as { otherInstitution: string }).otherInstitution), ruleId: String(row.ruleId) }));
-}
-
-export interface AwardingPage {
-  ruleIds: string[];
-  lastKey?: Record<string, unknown>;
-}
-
-/** A page of the active rules that award one receiving course, from one sender or any (reverse lookup). */
-export async function rulesAwarding(
-  store: Store,
-  args: { receiver: string; code: string; sender?: string; limit: number; startKey?: Record<string, unknown> },
-): Promise<AwardingPage> {
-  const result = await store.doc.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      FilterExpression: '#status = :active',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':pk': catalogKeys.coursePartition(args.receiver, args.code),
-        ':prefix': catalogKeys.courseTransferPrefix('incoming', args.sender),
-        ':active': 'active',
-      },
-      Limit: args.limit,
-      ExclusiveStartKey: args.startKey,
-    }),
-  );
-  return { ruleIds: (result.Items ?? []).map((item) => String(item.ruleId)), ...(result.LastEvaluatedKey ? { lastKey: result.LastEvaluatedKey } : {}) };
+  const order = (rule: TransferRule) => `${rule.senderInstitution}#${rule.ruleId}`;
+  const rules = items
+    .flatMap(activeRowsOf)
+    .map((row) => row.rule as TransferRule)
+    .filter((rule) => args.after === undefined || order(rule) > args.after)
+    .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  const page = rules.slice(0, args.limit);
+  return { rules: page, ...(rules.length > args.limit ? { last: order(page.at(-1)!) } : {}) };
 }
 
 export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
-  const SENDER = param('sender');
-  const RECEIVER = param('receiver');
-  const RULE = catalogKeys.transferRule(param('ruleId'));
-  const PAIR = catalogKeys.transferPair(SENDER, RECEIVER);
+  const PAIR = catalogKeys.transferPair(param('sender'), param('receiver'));
   return [
-    {
-      name: 'Transfer rules by id, in bulk',
-      entity: ENTITY.transferRule,
-      operation: 'BatchGetItem',
-      index: 'table',
-      key: RULE,
-      usedBy: ['tn_transfer_resolve (a pair not indexed yet)', 'tn_transfer_compare', 'tn_transfer_search with targetCourse'],
-      notes: 'Up to 100 keys a request, requests in parallel; unprocessed keys retried with backoff. Retired rules are filtered in code.',
-    },
     {
       name: 'A transfer rule by id',
       entity: ENTITY.transferRule,
       operation: 'GetItem',
       index: 'table',
-      key: RULE,
+      key: catalogKeys.transferRule(param('ruleId')),
       usedBy: ['tn_transfer_details'],
     },
     {
@@ -144,26 +95,20 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
         { GSI1PK: PAIR, GSI1SK: beginsWith(catalogKeys.pairCoursePrefix(param('code'))) },
         { GSI1PK: PAIR, GSI1SK: beginsWith(catalogKeys.pairSubjectPrefix(param('subject'))) },
       ],
-      usedBy: ['tn_transfer_search (a page; narrowed to a course or subject)', 'tn_transfer_resolve (near misses of a pair not indexed yet)', 'tn_transfer_details (history)'],
-      notes: `\`GSI1SK = ${catalogKeys.pairRule(SENDER, RECEIVER, param('firstCode'), param('effectiveStart'), param('ruleId')).GSI1SK}\`. Search pages with Limit and LastEvaluatedKey as the cursor, FilterExpression status = active.`,
+      usedBy: ['tn_transfer_search (a page; narrowed to a course or subject)', 'tn_transfer_details (history)'],
+      notes: `\`GSI1SK = ${catalogKeys.pairRule(param('sender'), param('receiver'), param('firstCode'), param('effectiveStart'), param('ruleId')).GSI1SK}\`, projecting the rule (rows) and status. Search pages with Limit and LastEvaluatedKey as the cursor, FilterExpression status = active.`,
     },
     {
-      name: 'Rules listed under one sending course, towards one receiver or every receiver',
-      entity: [ENTITY.transferListing, ENTITY.catalogPack],
+      name: 'Rules that can award one receiving course (reverse lookup)',
+      entity: ENTITY.courseTransfers,
       operation: 'Query',
       index: 'table',
-      key: { PK: catalogKeys.coursePartition(SENDER, param('code')), SK: beginsWith(catalogKeys.courseTransferPrefix('outgoing')) },
-      usedBy: ['tn_transfer_resolve (a pair not indexed yet; one per given course, in parallel)', 'tn_transfer_compare (every receiver)'],
-      notes: `The course's listings towards every receiver are rows of one pack (\`${catalogKeys.outgoingListingPack('<source>')}\`, owned per sender, each row per pair); listings stored before packs are items of their own under the same prefix. Rows narrowed to one receiver in code. Rule ids only (status active); the rules follow in one BatchGetItem per 100 ids.`,
-    },
-    {
-      name: 'Rules awarding one receiving course (reverse lookup)',
-      entity: ENTITY.transferListing,
-      operation: 'Query',
-      index: 'table',
-      key: { PK: catalogKeys.coursePartition(RECEIVER, param('code')), SK: beginsWith(catalogKeys.courseTransferPrefix('incoming')) },
+      keys: [
+        { PK: catalogKeys.coursePartition(param('receiver'), param('code')), SK: beginsWith(catalogKeys.transfersInPrefix()) },
+        { PK: catalogKeys.coursePartition(param('receiver'), param('code')), SK: beginsWith(catalogKeys.transfersInPrefix(param('sender'))) },
+      ],
       usedBy: ['tn_transfer_search with targetCourse'],
-      notes: 'begins_with narrows to one sender when given. A page of rule ids (Limit, LastEvaluatedKey as the cursor), then one BatchGetItem.',
+      notes: "The course's own adjacency items: one per sender, holding that sender's rules that can award the course in any form (history included, filtered in code). Paged in code by sender and rule id.",
     },
   ];
 });

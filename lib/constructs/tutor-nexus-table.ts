@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../../functions/platform/store/table-definition.js';
 
@@ -27,11 +27,13 @@ export class TutorNexusTable extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    for (const index of globalSecondaryIndexes) {
+    for (const index of globalSecondaryIndexes as readonly { indexName: string; partitionKey: string; sortKey?: string; nonKeyAttributes: readonly string[] }[]) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        ...(index.sortKey ? { sortKey: { name: index.sortKey, type: AttributeType.STRING } } : {}),
+        projectionType: ProjectionType.INCLUDE,
+        nonKeyAttributes: [...index.nonKeyAttributes],
       });
     }
   }

@@ -46,4 +46,26 @@ describe('ensureTable', () => {
     const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
     expect(ttl.TimeToLiveDescription?.TimeToLiveStatus).toBe('ENABLED');
   });
+
+  it('lets several starts create one new table at once (one creates it, all find TTL on, none fails)', async () => {
+    // The race is a matter of timing (both find TTL off, the second to turn it on was refused): tried on several tables.
+    for (let round = 0; round < 5; round++) {
+      const tableName = `ensure-table-race-${Date.now()}-${round}`;
+      const outcomes = await Promise.all([1, 2, 3].map(() => ensureTable(recordingClient().client, tableName)));
+      expect(outcomes.filter((outcome) => outcome === 'created')).toHaveLength(1);
+      const ttl = await recordingClient().client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+      expect(ttl.TimeToLiveDescription?.TimeToLiveStatus).toBe('ENABLED');
+    }
+  });
+
+  it('projects on each index only what its queries read (never ALL)', async () => {
+    const tableName = `ensure-table-projection-${Date.now()}`;
+    const { client } = recordingClient();
+    await ensureTable(client, tableName);
+    const table = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const projections = Object.fromEntries((table.Table?.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName, index.Projection]));
+    expect(projections.GSI2).toEqual({ ProjectionType: 'INCLUDE', NonKeyAttributes: ['listedHash'] });
+    expect(projections.GSI1?.ProjectionType).toBe('INCLUDE');
+    expect(projections.GSI1?.NonKeyAttributes).toEqual(expect.arrayContaining(['rows', 'status']));
+  });
 });

@@ -2,12 +2,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_DB_FILE, startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import { ensureTable } from '../../local/ensure-table.js';
 import { stageFirstLoad } from '../../local/first-load.js';
 import { createStore } from '../../functions/platform/store/dynamo-client.js';
-import { getCatalogVersion, loadedSampleFiles, markSampleFileLoaded } from '../../functions/catalog/catalog-store.js';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { getCatalogVersion, loadedSampleFiles, markSampleFileLoaded, readCatalogVersion } from '../../functions/catalog/catalog-store.js';
+import { STORAGE_FORMAT } from '../../functions/platform/store/storage-format.js';
+import type { Store } from '../../functions/platform/store/dynamo-client.js';
 import { loadSearchIndex } from '../../functions/catalog/search/search-index-store.js';
 import { unrecorded } from '../support/store/command-recorder.js';
 import { startTestServer } from '../support/test-server.js';
@@ -98,25 +101,80 @@ describe('a fresh data directory is filled in a staged copy', () => {
   });
 });
 
-describe('a staged first start', () => {
-  it('answers first and builds the search index behind its banner, where a search finds it', { timeout: 240_000 }, async () => {
-    const server = await startTestServer({ TN_DYNAMODB_ENDPOINT: '', TN_TABLE_NAME: 'tutor-nexus', TN_SAMPLE_CATALOG: 'core' });
+describe('a first start of a data directory', () => {
+  const env = () => ({ TN_DYNAMODB_ENDPOINT: '', TN_TABLE_NAME: 'tutor-nexus', TN_SAMPLE_CATALOG: 'core', TN_CACHE_DIR: cacheDir });
+  let cacheDir: string;
+  beforeAll(async () => {
+    cacheDir = await mkdtemp(path.join(os.tmpdir(), 'tn-cache-'));
+  });
+  afterAll(async () => {
+    await rm(cacheDir, { recursive: true, force: true });
+  });
+  const runRecords = async (store: Store) =>
+    (await unrecorded(() => store.doc.send(new QueryCommand({ TableName: store.tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'INGEST#sfu-outlines' } })))).Items!.filter((item) => String(item.SK).startsWith('RUN#')).length;
+
+  it('loads the sample once per machine: the database it builds (search index included) is cached, and the next fresh data directory gets a copy', { timeout: 300_000 }, async () => {
+    const first = await startTestServer(env());
+    let version: number;
+    let runs: number;
     try {
-      const store = server.services.store;
-      const version = await getCatalogVersion(store);
+      version = await getCatalogVersion(first.services.store);
       expect(version).toBeGreaterThan(0);
-      // The staged load stored no index; the server builds and stores this version's behind its banner.
-      let artifact: Buffer | undefined;
-      for (let waited = 0; !artifact && waited < 60_000; waited += 250) {
-        artifact = await unrecorded(() => loadSearchIndex(store, version));
-        if (!artifact) await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      expect(artifact).toBeDefined();
-      const search = await server.rest('tn_course_search', { query: 'CMPT 225' });
-      expect(search.status).toBe(200);
-      expect(JSON.stringify(search.body)).toContain('CMPT 225');
+      // The index of this version was stored by the load itself, before the server answered.
+      expect(await unrecorded(() => loadSearchIndex(first.services.store, version))).toBeDefined();
+      runs = await runRecords(first.services.store);
+      expect(runs).toBeGreaterThan(0);
     } finally {
-      await server.close();
+      await first.close();
     }
+    const cached = await readdir(path.join(cacheDir, 'databases'));
+    expect(cached.filter((name) => !name.startsWith('.'))).toEqual([expect.stringMatching(/^core-format\d+-[0-9a-f]{16}$/)]);
+
+    const second = await startTestServer(env());
+    try {
+      // Nothing was loaded again: the same catalog version, the same runs, and it answers at once.
+      expect(await getCatalogVersion(second.services.store)).toBe(version);
+      expect(await runRecords(second.services.store)).toBe(runs);
+      expect(await unrecorded(() => loadSearchIndex(second.services.store, version))).toBeDefined();
+      const search = await second.rest('tn_course_search', { query: 'CMPT 225' });
+      expect(JSON.stringify(search.body)).toContain('CMPT 225');
+      expect((await second.rest('tn_course_get', { course: 'sfu:CMPT 225' })).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('rebuilds a data directory of an older storage format from the sample, saying so and keeping the old database aside', { timeout: 300_000 }, async () => {
+    const dataDir = await tempDir('older');
+    const dbDir = path.join(dataDir, 'dynamodb');
+    const dynamo = await startDynamoDbLocal({ dataDir: dbDir });
+    const old = createStore({ region: 'local', tableName: 'tutor-nexus', dynamoDbEndpoint: dynamo.endpoint });
+    // What a format-1 start left: a version that names no format, a subject level's pack, sample markers without a format.
+    const pack = { PK: 'SUBJECT#sfu#CMPT#2', SK: 'pack#grades#sfu-outlines#all', entity: 'CatalogPack', status: 'active' };
+    try {
+      await ensureTable(old.client, 'tutor-nexus');
+      await unrecorded(async () => {
+        await old.doc.send(new PutCommand({ TableName: 'tutor-nexus', Item: { PK: 'CATALOG', SK: 'VERSION', entity: 'CatalogVersion', version: 41 } }));
+        await old.doc.send(new PutCommand({ TableName: 'tutor-nexus', Item: pack }));
+        await old.doc.send(new PutCommand({ TableName: 'tutor-nexus', Item: { PK: 'CATALOG', SK: 'SAMPLE#sfu-outlines/outlines.json', entity: 'SampleCatalogMarker' } }));
+      });
+    } finally {
+      old.doc.destroy();
+      await dynamo.stop();
+    }
+    const notices: string[] = [];
+    const server = await startTestServer(env(), { dataDir, notice: (message) => notices.push(message) });
+    try {
+      expect(notices).toEqual([expect.stringContaining('held catalog storage format 1')]);
+      const store = server.services.store;
+      expect(await readCatalogVersion(store)).toMatchObject({ storageFormat: STORAGE_FORMAT });
+      expect((await unrecorded(() => store.doc.send(new GetCommand({ TableName: store.tableName, Key: { PK: pack.PK, SK: pack.SK } })))).Item).toBeUndefined();
+      expect((await server.rest('tn_course_get', { course: 'sfu:CMPT 225' })).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+    const kept = (await readdir(dataDir)).filter((name) => name.startsWith('dynamodb-format-1-'));
+    expect(kept).toHaveLength(1);
+    expect(await readdir(path.join(dataDir, kept[0]!))).toContain(SHARED_DB_FILE);
   });
 });

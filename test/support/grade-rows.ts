@@ -1,11 +1,11 @@
-import { stableHash, type OwnedItem } from '../../functions/catalog/ingestion/reconcile.js';
+import { stableHash, type OwnedRow } from '../../functions/catalog/ingestion/reconcile.js';
 import { catalogKeys, ENTITY } from '../../functions/platform/store/keys.js';
 
-/** Where a row is stored: an item of its own (before packs), a pack in its course's partition, or its subject level's pack. */
-export type Placement = 'own-item' | 'course-pack' | 'subject-pack';
-
-/** A grade row of a made-up institution (so the shared catalog's data is never touched), as a source's run hands it over. */
-export function gradeRow(institution: string, code: string, term: string, section: string, average: number, placement: Placement = 'course-pack', source = 'test-grades'): OwnedItem {
+/**
+ * A grade row of a made-up institution (so the shared catalog's data is never touched), as a source's run
+ * hands it over: stored, like the UBC grades, in its course's item for its session (scope campus, session, subject).
+ */
+export function gradeRow(institution: string, code: string, term: string, section: string, average: number, source = 'test-grades'): OwnedRow {
   const record = {
     kind: 'grades',
     institution,
@@ -16,15 +16,13 @@ export function gradeRow(institution: string, code: string, term: string, sectio
     enrolled: 30,
     provenance: { source, sourceRecordId: `${code} ${term} ${section}` },
   };
-  const subject = code.split(' ')[0];
-  const packScope = `${institution}:${subject}`;
-  const pack = { key: catalogKeys.recordPack('grades', source, packScope), scope: packScope };
+  const scope = `${institution}:${term}:${code.split(' ')[0]}`;
   return {
-    ...catalogKeys.record(institution, code, `grades#${term}#${section}`),
-    scope: `${institution}:${term}:${subject}`,
-    ...(placement === 'course-pack' ? { pack } : placement === 'subject-pack' ? { pack: { ...pack, PK: catalogKeys.coursePackPartition(institution, code) } } : {}),
+    aggregate: { ...catalogKeys.courseRecords(institution, code, source, scope), entity: ENTITY.courseRecords, ownerScope: scope },
+    id: `grades#${term}#${section}`,
+    scope,
     hash: stableHash(record),
-    attributes: { entity: ENTITY.catalogRecord, record },
+    attributes: { record },
   };
 }
 

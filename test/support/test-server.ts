@@ -20,9 +20,10 @@ export interface TestServer extends LocalServer {
  * A local server on a free port and its own data dir, against the run's DynamoDB Local: with its own
  * empty table, or (`catalog: 'shared'`) on the table the global setup loaded the sample catalog into.
  */
-export async function startTestServer(env: Record<string, string> = {}, options: { catalog?: 'shared' | 'none' } = {}): Promise<TestServer> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tn-test-'));
+export async function startTestServer(env: Record<string, string> = {}, options: { catalog?: 'shared' | 'none'; dataDir?: string; notice?: (message: string) => void } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'tn-test-')));
   const server = await startLocalServer({
+    ...(options.notice ? { notice: options.notice } : {}),
     env: {
       PATH: process.env.PATH,
       PORT: '0',

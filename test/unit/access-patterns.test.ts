@@ -26,8 +26,14 @@ describe('access pattern declarations', () => {
       covered(query({ KeyConditionExpression: '#pk = :pk AND begins_with(SK, :p)', ExpressionAttributeNames: { '#pk': 'PK' }, ExpressionAttributeValues: { ':pk': userPk('u1'), ':p': keys.quotaCounterPrefix('prompts#2026-11-24') } })),
     ).toBe('Read quota counters of the current windows');
     expect(covered(query({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :g', ExpressionAttributeValues: { ':g': oauthKeys.grantIndex('aGFzaA') } }))).toBe('Everything one grant issued (revocation)');
-    const transfer = recordedCommand('BatchGetItemCommand', { RequestItems: { t: { Keys: [catalogKeys.transferIndexMarker('langara', 'sfu'), catalogKeys.transferIndex('langara', 'CPSC 1150')] } } })!;
-    expect(covered(transfer)).toBe("A sender's rules per sending course, in bulk (transfer indexes)");
+    const transfer = recordedCommand('BatchGetItemCommand', { RequestItems: { t: { Keys: [catalogKeys.courseTransfersOut('langara', 'CPSC 1150', 'bctransferguide'), catalogKeys.courseTransfersOut('langara', 'MATH 1171', 'bctransferguide')] } } })!;
+    // The same keys are read by ingestion (whole aggregates it settles): both declarations cover them.
+    const coveringAll = (command: RecordedCommand) => ALL_ACCESS_PATTERNS.filter((pattern) => coveringPattern([pattern], command)).map((pattern) => pattern.name);
+    expect(coveringAll(transfer)).toContain("Sending courses' rules towards every receiver, in bulk (the transfer index)");
+    // A course page: one Query of the course's own partition, nothing else.
+    expect(covered(query({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': catalogKeys.coursePartition('sfu', 'CMPT 225') } }))).toBe(
+      'Everything about one course (fragments, offerings, sections, grades, materials, transfer rules)',
+    );
     // The staged first load sends a batch's puts as one transaction: the batch's pattern covers it.
     const staged = recordedCommand('TransactWriteItemsCommand', { TransactItems: [{ Put: { Item: catalogKeys.termsOffered('sfu', 'sfu-sections', '2025-fall', '2025-fall') } }] })!;
     expect(covered(staged)).toBe("Replace a source's term lists");

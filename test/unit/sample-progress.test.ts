@@ -37,6 +37,10 @@ describe('sample catalog progress', () => {
     expect(full).toContain('sfu-catalog-2026/outlines-all.json');
     expect(full).not.toContain('sfu-outlines/outlines.json');
     expect(core).toContain('sfu-outlines/outlines.json');
+    // The 2021S–2025W grades supersede the per-subject files of the sessions they cover.
+    expect(full).not.toContain('ubc-grades/tableau-dashboard-v2/UBCV-2024W-CPSC.csv');
+    expect(core).toContain('ubc-grades/tableau-dashboard-v2/UBCV-2024W-CPSC.csv');
+    expect(full).toContain('ubc-grades/pair-reports/UBC-2015W-CPSC.csv');
     for (const folder of ['sfu-catalog-2026', 'ubc-catalog-2026', 'ubco-catalog-2024', 'uvic-catalog-2024', 'ubc-grades-2021-2025']) {
       expect(full.some((f) => f.startsWith(`${folder}/`))).toBe(true);
       expect(core.some((f) => f.startsWith(`${folder}/`))).toBe(false);

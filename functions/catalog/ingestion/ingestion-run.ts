@@ -6,7 +6,9 @@ import { catalogKeys, ENTITY } from '../../platform/store/keys.js';
 import { putAll } from '../../platform/store/batch-writes.js';
 import { ensureInstitution, recordInstitutionFreshness } from '../institution-registry.js';
 import { declareAccessPatterns, param } from '../../platform/store/access-patterns.js';
-import { reconcile, type UnlistedPolicy, type OwnedItem } from './reconcile.js';
+import { STORAGE_FORMAT } from '../../platform/store/storage-format.js';
+import { reconcile, type UnlistedPolicy, type OwnedRow } from './reconcile.js';
+import { takeSourceLease, type LeaseOptions, type SourceLease } from './source-lease-store.js';
 import { isUrlOrigin, loadSource, originHash, type LoadOptions } from './source-loader.js';
 
 export interface IngestionRun {
@@ -24,24 +26,22 @@ export interface IngestionRun {
 
 /** What a source's parser hands the run: items to own, rejects to quarantine, institutions seen. */
 export interface PreparedBatch {
-  items: OwnedItem[];
+  items: OwnedRow[];
   parsed: number;
   rejected: RejectedRecord[];
   /** Institution id → records about it (freshness), and names the data gives for unknown ones. */
-  institutions: Map<string, { records: number; name?: string; sent?: number }>;
+  institutions: Map<string, { records: number; name?: string; sent?: number; receivers?: string[] }>;
   /** What becomes of owned items the batch no longer lists; retired when absent. */
   settleUnlisted?: UnlistedPolicy;
+  /** Derived data the run replaces once its rows are written (a source's term lists), still holding the source's lease. */
+  afterWrite?: () => Promise<void>;
 }
 
 export interface RunOptions {
   now?: () => Date;
   load?: LoadOptions;
-  /**
-   * Follow-up work a run asks for (e.g. rebuilding a transfer pair's index), keyed so several runs
-   * asking for the same work leave one entry: a caller loading many files passes a map and runs
-   * what it collected once at the end; without one, each run does its own at once.
-   */
-  deferred?: Map<string, () => Promise<void>>;
+  /** The source's lease: how long it holds, how long a run waits for another run of its source. */
+  lease?: LeaseOptions;
   /**
    * The source's text, already fetched (a crawl hands over one part of a source: a subject's pages, a
    * department's outlines): nothing is loaded and no conditional-GET state is read or kept; `origin`
@@ -49,11 +49,13 @@ export interface RunOptions {
    */
   content?: string;
   /**
-   * Which stored items of the run's scopes this content speaks for: an item it no longer lists is
-   * settled (retired, or as the source's policy says) only when this says so, and kept otherwise. A crawl
+   * Which stored rows of the run's scopes this content speaks for: a row it no longer lists is settled
+   * (retired, or as the source's policy says) only when this says so, and left as it is otherwise. A crawl
    * of one department of a term speaks for that department's sections, not the whole term's.
    */
   coverage?: (existing: Record<string, unknown>) => boolean;
+  /** With `coverage`: whether a stored item (by key) can hold rows the content speaks for; one that cannot is not read. */
+  coverageOfItems?: (key: { PK: string; SK: string }) => boolean;
   /** Whether the run records per-institution freshness (default); a crawl records it per part instead. */
   recordFreshness?: boolean;
 }
@@ -61,9 +63,10 @@ export interface RunOptions {
 const MAX_QUARANTINED_PER_RUN = 500;
 
 /**
- * One idempotent run of one source from one origin: load (conditional GET for URLs), parse,
- * quarantine rejects, reconcile, bump the catalog version when something changed, record
- * institution freshness. Whatever happens, the run leaves a run record.
+ * One idempotent run of one source from one origin: take the source's lease (runs of a source never
+ * overlap), load (conditional GET for URLs), parse, quarantine rejects, reconcile, bump the catalog
+ * version when something changed (or a run before was cut short after writing), record institution
+ * freshness. Whatever happens, the run leaves a run record.
  */
 export async function runIngestion(
   store: Store,
@@ -79,11 +82,15 @@ export async function runIngestion(
   const errors: string[] = [];
   let status: IngestionRun['status'] = 'succeeded';
   let catalogVersion: number | undefined;
+  let lease: SourceLease | undefined;
+  let done = false;
 
   try {
+    lease = await takeSourceLease(store, source, runId, options.lease);
     const stateKey = catalogKeys.sourceState(source, originHash(origin));
-    // A file, or content a crawl already fetched, has no validators to send back: its state is never read.
-    const conditional = options.content === undefined && isUrlOrigin(origin);
+    // A file, or content a crawl already fetched, has no validators to send back: its state is never read. After a
+    // run cut short, a URL is loaded in full: what that run loaded was never all written.
+    const conditional = options.content === undefined && isUrlOrigin(origin) && !lease.inheritedUnfinished;
     const previous = conditional ? (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: stateKey }))).Item : undefined;
     const loaded =
       options.content !== undefined
@@ -97,21 +104,37 @@ export async function runIngestion(
       counts.parsed = batch.parsed;
       counts.rejected = batch.rejected.length;
       await quarantine(store, source, runId, batch.rejected, ingestedAt);
-      Object.assign(counts, await reconcile(store, source, batch.items, ingestedAt, coveredBy(options.coverage, batch.settleUnlisted)));
+      const held = lease;
+      Object.assign(
+        counts,
+        await reconcile(store, source, batch.items, ingestedAt, {
+          settleUnlisted: batch.settleUnlisted,
+          ...(options.coverage ? { covers: options.coverage } : {}),
+          ...(options.coverageOfItems ? { coversAggregate: options.coverageOfItems } : {}),
+          guard: () => held.assertHeld(),
+          beforeFirstWrite: () => held.markWriting(),
+        }),
+      );
+      held.assertHeld();
+      await batch.afterWrite?.();
       // Independent of each other, so sent together: a run's bookkeeping is a handful of round trips, not one per
       // institution (a transfer file names 30+), which a small file under a busy emulator waits on one by one.
       const [version] = await Promise.all([
-        counts.written + counts.retired > 0 ? bumpCatalogVersion(store) : undefined,
+        // A run after one cut short once it wrote announces that run's writes, even if it writes nothing itself.
+        counts.written + counts.retired > 0 || held.inheritedUnfinished ? bumpCatalogVersion(store) : undefined,
         ...[...batch.institutions].map(([id, seen]) => ensureInstitution(store, id, seen.name)),
         options.recordFreshness === false ? undefined : recordInstitutionFreshness(store, source, batch.institutions, ingestedAt),
         loaded.etag || loaded.lastModified ? saveSourceState(store, { ...stateKey, origin, etag: loaded.etag, lastModified: loaded.lastModified, updatedAt: ingestedAt }) : undefined,
       ]);
       catalogVersion = version;
     }
+    done = true;
   } catch (error) {
     status = 'failed';
     errors.push(error instanceof Error ? error.message : String(error));
   }
+  // A run that failed after writing keeps the note for the next run, which announces what this one wrote.
+  await lease?.release(done).catch((error: unknown) => errors.push(`giving the lease back: ${error instanceof Error ? error.message : String(error)}`));
 
   const finished = now();
   const run: IngestionRun = {
@@ -128,12 +151,6 @@ export async function runIngestion(
   };
   await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.ingestionRun(source, runId), entity: ENTITY.ingestionRun, ...run } }));
   return run;
-}
-
-/** The source's policy for unlisted items, applied only to those the content speaks for; the rest are kept. */
-function coveredBy(coverage: RunOptions['coverage'], policy: UnlistedPolicy | undefined): UnlistedPolicy | undefined {
-  if (!coverage) return policy;
-  return (existing) => (coverage(existing) ? (policy ? policy(existing) : 'retire') : 'keep');
 }
 
 async function saveSourceState(store: Store, state: Record<string, unknown>): Promise<void> {
@@ -158,9 +175,9 @@ async function bumpCatalogVersion(store: Store): Promise<number> {
     new UpdateCommand({
       TableName: store.tableName,
       Key: catalogKeys.catalogVersion,
-      UpdateExpression: 'ADD #version :one SET #entity = :entity',
+      UpdateExpression: 'ADD #version :one SET #entity = :entity, storageFormat = :format',
       ExpressionAttributeNames: { '#version': 'version', '#entity': 'entity' },
-      ExpressionAttributeValues: { ':one': 1, ':entity': ENTITY.catalogVersion },
+      ExpressionAttributeValues: { ':one': 1, ':entity': ENTITY.catalogVersion, ':format': STORAGE_FORMAT },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
@@ -202,8 +219,8 @@ export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
       operation: 'UpdateItem',
       index: 'table',
       key: catalogKeys.catalogVersion,
-      usedBy: ['ingestion that wrote or retired something'],
-      notes: 'ADD version 1: warm functions drop what they cached for the old version.',
+      usedBy: ['ingestion that wrote or retired something (or followed a run cut short after writing)'],
+      notes: 'ADD version 1 and SET the storage format: warm functions drop what they cached for the old version.',
     },
     {
       name: 'Record an ingestion run',

@@ -1,212 +1,224 @@
 import { createHash } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { forEachAtOnce } from '../../platform/at-once.js';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from '../../platform/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../../platform/store/keys.js';
 import { queryAll } from '../../platform/store/query-all.js';
+import { getAll } from '../../platform/store/batch-reads.js';
 import { putAll } from '../../platform/store/batch-writes.js';
-import { beginsWith, declareAccessPatterns, param } from '../../platform/store/access-patterns.js';
-import { packBodies, unpackBodies } from '../../platform/store/packed-value.js';
-import { groupId, isPackItem, listingOf, packItems, rowKey, rowsOf, type PackGroup, type PackListing, type StoredRow } from './record-packs.js';
+import { declareAccessPatterns, param } from '../../platform/store/access-patterns.js';
+import { aggregateId, aggregateItem, listedHashOf, parseListedHash, readAggregate, type AggregateKey, type AggregateTarget, type StoredAggregate, type StoredRow } from './aggregates.js';
 
 /**
- * What becomes of an active item the run's scopes own but the source no longer lists: retired (the
+ * What becomes of an active row the run's scopes own but the source no longer lists: retired (the
  * default), kept as it is, or rewritten (e.g. a transfer rule a later snapshot supersedes gets its end).
  */
-export type UnlistedPolicy = (existing: Record<string, unknown>) => 'retire' | 'keep' | Record<string, unknown>;
+export type UnlistedPolicy = (existing: StoredRow) => 'retire' | 'keep' | StoredRow;
 
-/** One item a source owns: its key, the part of the source it belongs to, and what it says. */
-export interface OwnedItem {
-  PK: string;
-  SK: string;
+/** One row a source owns: where it is stored, its identity there, the part of the source it belongs to, and what it says. */
+export interface OwnedRow {
+  aggregate: AggregateTarget;
+  id: string;
   scope: string;
-  /**
-   * Stored as a row of a pack (record-packs.ts) rather than as an item of its own; the pack lives in
-   * partition `PK` when given (a subject level's pack), else in the item's own.
-   */
-  pack?: { key: string; scope: string; PK?: string; listing?: PackListing };
   /** Hash of the content (never of the ingestion time): equal hash, nothing to write. */
   hash: string;
-  /** Attributes to store besides keys, ownership and status (entity, record, index keys…). */
+  /** What the row holds besides its bookkeeping (a course record, a transfer rule). */
   attributes: Record<string, unknown>;
 }
 
-const SCOPE_READS_AT_ONCE = 8;
-
-interface Existing {
-  row: StoredRow;
-  /** The pack group holding it; undefined for an item of its own. */
-  group?: string;
+export interface ReconcileOptions {
+  settleUnlisted?: UnlistedPolicy;
+  /** Which stored rows of the run's scopes the batch speaks for (a crawl of one department of a term); the others are left as they are. */
+  covers?: (existing: StoredRow) => boolean;
+  /** Whether a stored aggregate may hold rows the batch speaks for; one that cannot is not read. */
+  coversAggregate?: (key: AggregateKey) => boolean;
+  /** Checked before every write (the source's lease). */
+  guard?: () => void;
+  /** Called once, before the first write. */
+  beforeFirstWrite?: () => Promise<void>;
 }
+
+export interface ReconcileCounts {
+  written: number;
+  unchanged: number;
+  retired: number;
+}
+
+const SCOPE_READS_AT_ONCE = 8;
+const WRITES_AT_ONCE = 8;
+/** A write refused because the item changed since it was read is merged again from a fresh read, this many times. */
+const WRITE_ATTEMPTS = 3;
 
 /**
  * Writes what changed, skips what did not, and retires (never deletes) what the source owned in the
- * scopes it sent and no longer has. Scopes not sent are left alone, so one file never retires
- * another's records and a file that failed to parse retires nothing; what the source no longer
- * lists is settled by the run's policy (`settleUnlisted`). Rows stored in packs follow the same
- * rules row by row; a row found stored the other way (an item before packs, say) moves, and its old
- * item is retired.
+ * scopes it sent and no longer lists. Scopes not sent are left alone, so one file never retires
+ * another's rows and a file that failed to parse retires nothing. Rows live in aggregates written
+ * whole: an aggregate the ownership index shows with the hash this run would give it is neither read
+ * nor written; any other is read (consistently), merged row by row and written on the condition that
+ * nothing changed it since — so a run cut short at any point leaves every aggregate whole, and the
+ * next run finishes the work.
  */
-export async function reconcile(store: Store, source: string, items: OwnedItem[], ingestedAt: string, settleUnlisted: UnlistedPolicy = () => 'retire') {
-  const runScopes = new Set(items.map((i) => i.scope));
-  // A packed row's fine scope can hold items of its own only if the source ever stored any.
-  const ownItemsBefore = await recordOwnItems(store, source, items.some((i) => !i.pack));
-  const readScopes = new Set(items.flatMap((i) => (!i.pack ? [i.scope] : ownItemsBefore ? [i.scope, i.pack.scope] : [i.pack.scope])));
-  const stored = await readOwned(store, source, readScopes);
-
-  const existing = new Map<string, Existing>();
-  const groups = new Map<string, PackGroup>();
-  const groupOf = (pk: string, key: string, scope: string, listing?: PackListing) => {
-    const id = groupId(pk, key);
-    if (!groups.has(id)) groups.set(id, { PK: pk, key, scope, rows: new Map(), storedParts: new Set() });
-    const group = groups.get(id)!;
-    group.listing = listing ?? group.listing;
-    return group;
-  };
-  const changedGroups = new Set<string>();
-  // Packs rows only left (moved to another pack) are written after the rest, so a run cut short
-  // between the two leaves a row in both places (read once) rather than in neither.
-  const vacated = new Set<string>();
-  const vacate = (id: string) => {
-    vacated.add(id);
-    changedGroups.add(id);
-  };
-  // A row moved into a pack leaves its old item behind, retired, under the same key: the live one
-  // counts, and an old item still active beside its pack row (a move cut short) is retired now. A row
-  // moved between packs (a course's pack into its subject level's) leaves the old pack; if a move was cut
-  // short and both hold it, the one kept counts and the other pack lets it go.
-  const shadowed: Record<string, unknown>[] = [];
-  // The old item leaves the fragment listing too: its pack lists it now.
-  const movedAway = ({ GSI1PK: _listed, GSI1SK: _listedAs, ...row }: StoredRow, packKey: string | undefined) => ({ ...row, status: 'retired', retiredAt: ingestedAt, movedTo: packKey });
-  const remember = (key: string, entry: Existing) => {
-    const current = existing.get(key);
-    // Active first, then a pack over an item, then a pack outside the row's own partition (where rows
-    // move to, and the copy the course read prefers).
-    const rank = (e: Existing) => (e.row.status === 'active' ? 4 : 0) + (e.group ? 2 : 0) + (e.group && groups.get(e.group)!.PK !== e.row.PK ? 1 : 0);
-    const [kept, dropped] = !current || rank(entry) > rank(current) ? [entry, current] : [current, entry];
-    existing.set(key, kept);
-    if (!dropped || !kept.group) return;
-    if (!dropped.group) {
-      if (dropped.row.status === 'active') shadowed.push(movedAway(dropped.row, groups.get(kept.group)!.key));
-    } else if (dropped.group !== kept.group) {
-      groups.get(dropped.group)!.rows.delete(key);
-      vacate(dropped.group);
-    }
-  };
-  for (const item of stored.values()) {
-    if (!isPackItem(item)) {
-      remember(rowKey(String(item.PK), String(item.SK)), { row: item as StoredRow });
-      continue;
-    }
-    const group = groupOf(String(item.PK), String(item.packKey), String(item.packScope), listingOf(item));
-    group.storedParts.add(String(item.SK));
-    for (const row of rowsOf(item)) {
-      const key = rowKey(row.PK!, row.SK);
-      group.rows.set(key, row);
-      remember(key, { row, group: groupId(group.PK, group.key) });
-    }
+export async function reconcile(store: Store, source: string, rows: OwnedRow[], ingestedAt: string, options: ReconcileOptions = {}): Promise<ReconcileCounts> {
+  const runScopes = new Set(rows.map((row) => row.scope));
+  const named = new Map<string, { target: AggregateTarget; rows: OwnedRow[] }>();
+  for (const row of rows) {
+    const id = aggregateId(row.aggregate);
+    if (!named.has(id)) named.set(id, { target: row.aggregate, rows: [] });
+    named.get(id)!.rows.push(row);
   }
+  const listing = await readOwnership(store, source, new Set([...named.values()].map((n) => n.target.ownerScope)));
+  const counts: ReconcileCounts = { written: 0, unchanged: 0, retired: 0 };
 
-  const toWrite: Record<string, unknown>[] = [];
-  const retire = (key: string, entry: Existing) => settle(key, entry, { ...entry.row, status: 'retired', retiredAt: ingestedAt });
-  const settle = (key: string, entry: Existing, row: StoredRow) => {
-    if (!entry.group) return void toWrite.push(row);
-    groups.get(entry.group)!.rows.set(key, row);
-    changedGroups.add(entry.group);
-  };
-  let unchanged = 0;
-  for (const item of items) {
-    const key = rowKey(item.PK, item.SK);
-    const previous = existing.get(key);
-    existing.delete(key);
-    const target = item.pack ? groupOf(item.pack.PK ?? item.PK, item.pack.key, item.pack.scope, item.pack.listing) : undefined;
-    const targetId = target && groupId(target.PK, target.key);
-    if (previous && previous.row.contentHash === item.hash && previous.row.status === 'active' && previous.group === targetId) {
-      unchanged++;
-      continue;
-    }
-    const row: StoredRow = { ...item.attributes, SK: item.SK, status: 'active', contentHash: item.hash, firstSeenAt: previous?.row.firstSeenAt ?? ingestedAt };
-    if (target) {
-      target.rows.set(key, { ...row, PK: item.PK, scope: item.scope });
-      changedGroups.add(targetId!);
-    } else {
-      toWrite.push({ ...row, PK: item.PK, ...catalogKeys.bySource(source, item.scope, item.PK, item.SK) });
-    }
-    // Stored the other way before: the old place no longer speaks for it.
-    if (previous && previous.group !== targetId) {
-      if (previous.group) {
-        groups.get(previous.group)!.rows.delete(key);
-        vacate(previous.group);
-      } else if (previous.row.status === 'active') {
-        shadowed.push(movedAway(previous.row, target?.key));
+  const toSettle: string[] = [];
+  for (const [id, { rows: batch }] of named) {
+    const listed = listing.get(id);
+    if (listed !== undefined && listsTheSame(listed, batch, runScopes)) counts.unchanged += batch.length;
+    else toSettle.push(id);
+  }
+  // Owned items the batch does not name hold rows to settle only where the source listed rows of the run's scopes.
+  for (const [id, listed] of listing) {
+    if (named.has(id) || ![...parseListedHash(listed.listedHash).keys()].some((scope) => runScopes.has(scope))) continue;
+    if (!options.coversAggregate || options.coversAggregate(listed)) toSettle.push(id);
+  }
+  const stored = await readAggregates(store, toSettle.filter((id) => listing.has(id)).map((id) => listing.get(id)!));
+  const merge = (id: string, current: StoredAggregate | undefined) => mergeAggregate(current, named.get(id), runScopes, ingestedAt, options);
+
+  const merges = toSettle.map((id) => ({ id, read: stored.get(id), merged: merge(id, stored.get(id)) }));
+  for (const { merged } of merges) if (!merged.aggregate) add(counts, merged.counts);
+  const writes = merges.filter((m) => m.merged.aggregate);
+  if (!writes.length) return counts;
+  await options.beforeFirstWrite?.();
+
+  if (store.bulkPuts === 'transactions') {
+    // A table nothing else writes to (the staged first load): no conditions, up to 100 items a commit.
+    options.guard?.();
+    await putAll(store, writes.map((w) => aggregateItem(source, w.merged.aggregate!)));
+    for (const w of writes) add(counts, w.merged.counts);
+    return counts;
+  }
+  await forEachAtOnce(writes, WRITES_AT_ONCE, async ({ id, merged, read }) => {
+    let attempt = { merged, read };
+    for (let tries = 1; ; tries++) {
+      options.guard?.();
+      try {
+        if (attempt.merged.aggregate) await putConditionally(store, source, attempt.merged.aggregate, attempt.read?.rev);
+        return add(counts, attempt.merged.counts);
+      } catch (error) {
+        if ((error as { name?: string }).name !== 'ConditionalCheckFailedException' || tries >= WRITE_ATTEMPTS) throw error;
+        // Changed since it was read (the ownership index lagged, or a writer the lease did not stop): merge again.
+        const fresh = await readAggregate1(store, named.get(id)?.target ?? read!);
+        attempt = { merged: merge(id, fresh), read: fresh };
       }
     }
-  }
-  let retired = 0;
-  let rewritten = 0;
-  for (const [key, entry] of existing) {
-    // A pack may hold rows of scopes this run did not send: those are not this run's to settle.
-    if (entry.row.status !== 'active' || (entry.group && !runScopes.has(String(entry.row.scope)))) continue;
-    const settled = settleUnlisted(entry.row);
-    if (settled === 'retire') {
-      retire(key, entry);
-      retired++;
-    } else if (settled !== 'keep') {
-      settle(key, entry, settled as StoredRow);
-      rewritten++;
-    }
-  }
-  const vacatedItems: Record<string, unknown>[] = [];
-  for (const id of changedGroups) (vacated.has(id) ? vacatedItems : toWrite).push(...packItems(source, groups.get(id)!));
-  await putAll(store, toWrite.map(packBodies));
-  await putAll(store, [...vacatedItems, ...shadowed].map(packBodies));
-  return { written: items.length - unchanged + rewritten, unchanged, retired };
+  });
+  return counts;
+}
+
+function add(counts: ReconcileCounts, more: ReconcileCounts): void {
+  counts.written += more.written;
+  counts.unchanged += more.unchanged;
+  counts.retired += more.retired;
+}
+
+/** Whether the aggregate as listed holds, for every scope of the run, exactly the rows the batch lists. */
+function listsTheSame(listed: { listedHash?: unknown }, batch: OwnedRow[], runScopes: Set<string>): boolean {
+  const before = parseListedHash(listed.listedHash);
+  const now = parseListedHash(listedHashOf(batch.map((row) => ({ id: row.id, scope: row.scope, contentHash: row.hash, status: 'active' }))));
+  return [...runScopes].every((scope) => before.get(scope) === now.get(scope));
 }
 
 /**
- * Whether the source stored any row as an item of its own (not in a pack) before this run, noting
- * first that this run does. Rows of the kinds kept in packs are owned by their pack scope; their fine
- * scopes hold items of their own only from runs before packs or from a source that also stores other
- * kinds, so a source that never did skips those reads (UBC grades: ~2,000 fine scopes a run, each an
- * empty Query). A source first seen by this check with runs recorded is taken to have stored some.
+ * The aggregate after this run: the batch's rows written where new or changed, the stored rows of the
+ * run's scopes it no longer lists settled by the policy, everything else carried over. Undefined when
+ * nothing would change.
  */
-async function recordOwnItems(store: Store, source: string, thisRunDoes: boolean): Promise<boolean> {
-  const layout = (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: catalogKeys.sourceLayout(source), ConsistentRead: true }))).Item;
-  const before = layout ? layout.ownItems === true : await hasRuns(store, source);
-  // Noted before the writes: a run cut short after them must not leave a layout that hides its items.
-  if (!layout || (thisRunDoes && !before)) {
-    await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...catalogKeys.sourceLayout(source), entity: ENTITY.sourceLayout, ownItems: before || thisRunDoes } }));
+function mergeAggregate(
+  stored: StoredAggregate | undefined,
+  named: { target: AggregateTarget; rows: OwnedRow[] } | undefined,
+  runScopes: Set<string>,
+  ingestedAt: string,
+  options: ReconcileOptions,
+): { aggregate?: StoredAggregate; counts: ReconcileCounts } {
+  const counts: ReconcileCounts = { written: 0, unchanged: 0, retired: 0 };
+  const rows = new Map((stored?.rows ?? []).map((row) => [row.id, row]));
+  let changed = false;
+  for (const row of named?.rows ?? []) {
+    const previous = rows.get(row.id);
+    if (previous && previous.status === 'active' && !previous.unlisted && previous.contentHash === row.hash && previous.scope === row.scope) {
+      counts.unchanged++;
+      continue;
+    }
+    rows.set(row.id, { ...row.attributes, id: row.id, scope: row.scope, status: 'active', contentHash: row.hash, firstSeenAt: previous?.firstSeenAt ?? ingestedAt });
+    counts.written++;
+    changed = true;
   }
-  return before;
+  const listedNow = new Set((named?.rows ?? []).map((row) => row.id));
+  const policy = options.settleUnlisted ?? (() => 'retire' as const);
+  for (const previous of stored?.rows ?? []) {
+    if (listedNow.has(previous.id) || previous.status !== 'active' || !runScopes.has(previous.scope)) continue;
+    if (options.covers && !options.covers(previous)) continue;
+    const settled = policy(previous);
+    if (settled === 'retire') {
+      const { unlisted: _listed, ...rest } = previous;
+      rows.set(previous.id, { ...rest, status: 'retired', retiredAt: ingestedAt });
+      counts.retired++;
+      changed = true;
+    } else if (settled === 'keep') {
+      if (previous.unlisted) continue;
+      rows.set(previous.id, { ...previous, unlisted: true });
+      changed = true;
+    } else {
+      const next: StoredRow = { ...settled, unlisted: true };
+      if (stableJson(next) === stableJson(previous)) continue;
+      rows.set(previous.id, next);
+      counts.written++;
+      changed = true;
+    }
+  }
+  if (!changed) return { counts };
+  const target = named?.target ?? stored!;
+  const ordered = [...rows.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return {
+    aggregate: { ...target, listing: target.listing ?? stored?.listing, rows: ordered, rev: (stored?.rev ?? 0) + 1 },
+    counts,
+  };
 }
 
-async function hasRuns(store: Store, source: string): Promise<boolean> {
-  const result = await store.doc.send(
-    new QueryCommand({
+async function putConditionally(store: Store, source: string, aggregate: StoredAggregate, readRev: number | undefined): Promise<void> {
+  await store.doc.send(
+    new PutCommand({
       TableName: store.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': catalogKeys.ingestPartition(source), ':prefix': catalogKeys.ingestionRunPrefix },
-      Limit: 1,
-      ConsistentRead: true,
+      Item: aggregateItem(source, aggregate),
+      ...(readRev === undefined
+        ? { ConditionExpression: 'attribute_not_exists(PK)' }
+        : { ConditionExpression: '#rev = :rev', ExpressionAttributeNames: { '#rev': 'rev' }, ExpressionAttributeValues: { ':rev': readRev } }),
     }),
   );
-  return (result.Items ?? []).length > 0;
 }
 
-/** Everything the source owns in the given scopes (GSI2), several scopes at a time. */
-async function readOwned(store: Store, source: string, scopes: Set<string>): Promise<Map<string, Record<string, unknown>>> {
-  // A combined file can carry thousands of scopes (UBC grades 2021–2025: one per campus, session and
-  // subject), so scopes are read several at a time rather than one after another.
-  const owned = new Map<string, Record<string, unknown>>();
+/** What a source owns in the given scopes (GSI2: keys and hashes only), several scopes at a time. */
+async function readOwnership(store: Store, source: string, scopes: Set<string>): Promise<Map<string, AggregateKey & { listedHash?: unknown }>> {
+  const owned = new Map<string, AggregateKey & { listedHash?: unknown }>();
   await forEachAtOnce([...scopes], SCOPE_READS_AT_ONCE, async (scope) => {
     const items = await queryAll(store, {
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',
       ExpressionAttributeValues: { ':pk': catalogKeys.sourceScope(source, scope) },
     });
-    for (const item of items) owned.set(`${item.PK}|${item.SK}`, unpackBodies(item));
+    for (const item of items) owned.set(aggregateId(item as unknown as AggregateKey), { PK: String(item.PK), SK: String(item.SK), listedHash: item.listedHash });
   });
   return owned;
+}
+
+/** Whole aggregates by key, read consistently (100 keys a request). */
+async function readAggregates(store: Store, keys: AggregateKey[]): Promise<Map<string, StoredAggregate>> {
+  const items = await getAll(store, keys.map(({ PK, SK }) => ({ PK, SK })), undefined, { consistent: true });
+  return new Map(items.map((item) => [aggregateId(item as unknown as AggregateKey), readAggregate(item)]));
+}
+
+async function readAggregate1(store: Store, key: AggregateKey): Promise<StoredAggregate | undefined> {
+  const item = (await store.doc.send(new GetCommand({ TableName: store.tableName, Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true }))).Item;
+  return item ? readAggregate(item) : undefined;
 }
 
 /** Hash of a value with keys sorted, so the same content always hashes the same. */
@@ -226,53 +238,59 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
-  {
-    name: 'Whether a source ever stored rows outside packs (its layout)',
-    entity: ENTITY.sourceLayout,
-    operation: 'GetItem',
-    index: 'table',
-    key: catalogKeys.sourceLayout(param('source')),
-    usedBy: ['ingestion (every run)'],
-    notes: 'Consistent read; written when missing, and before the writes of a run that is the first to store an item of its own. Without it, fine scopes of packed rows are read too.',
-  },
-  {
-    name: "Note a source's layout",
-    entity: ENTITY.sourceLayout,
-    operation: 'PutItem',
-    index: 'table',
-    key: catalogKeys.sourceLayout(param('source')),
-    usedBy: ['ingestion (a source without a layout item yet; the first run to store an item of its own)'],
-  },
-  {
-    name: 'Whether a source has any earlier run',
-    entity: ENTITY.ingestionRun,
-    operation: 'Query',
-    index: 'table',
-    key: { PK: catalogKeys.ingestPartition(param('source')), SK: beginsWith(catalogKeys.ingestionRunPrefix) },
-    usedBy: ['ingestion (a source without a layout item yet)'],
-    notes: 'Limit 1, consistent read: a source with runs from before the layout item is taken to have stored items of their own.',
-  },
-  {
-    name: 'What a source owns within a scope',
-    entity: [ENTITY.catalogRecord, ENTITY.catalogPack, ENTITY.transferRule, ENTITY.transferListing],
-    operation: 'Query',
-    index: 'GSI2',
-    key: { GSI2PK: catalogKeys.sourceScope(param('source'), param('scope...')) },
-    usedBy: ['ingestion'],
-    notes: 'Content hashes decide skip / update; records not seen again are retired, never deleted.',
-  },
-  {
-    name: 'Write what a source changed or retired',
-    entity: [ENTITY.catalogRecord, ENTITY.catalogPack, ENTITY.transferRule, ENTITY.transferListing],
-    operation: 'BatchWriteItem',
-    index: 'table',
-    keys: [
-      catalogKeys.record(param('institution'), param('code'), param('recordId...')),
-      { PK: catalogKeys.subjectLevelPartition(param('institution'), param('subject'), param('level')), SK: param('packKey...') },
-      catalogKeys.transferRule(param('ruleId')),
-    ],
-    usedBy: ['ingestion'],
-    notes: 'Course records and transfer listings in their course\'s partition (fragments, offerings, sections and grades in packs of their subject level\'s), transfer rules under their id; GSI2 keys name the owning source and scope. 25 a batch, 4 batches at a time, unprocessed items retried with backoff; the staged first load (ADR 0021) uses TransactWriteItems, 100 a transaction.',
-  },
-]);
+export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => {
+  const AGGREGATES = [
+    catalogKeys.courseRecords(param('institution'), param('code'), param('source'), param('scope...')),
+    catalogKeys.courseTransfersOut(param('institution'), param('code'), param('source')),
+    catalogKeys.courseTransfersIn(param('institution'), param('code'), param('sender'), param('source')),
+    catalogKeys.transferRule(param('ruleId')),
+  ];
+  const ENTITIES = [ENTITY.courseRecords, ENTITY.courseTransfers, ENTITY.transferRule];
+  return [
+    {
+      name: 'What a source owns within a scope (keys and hashes)',
+      entity: ENTITIES,
+      operation: 'Query',
+      index: 'GSI2',
+      key: { GSI2PK: catalogKeys.sourceScope(param('source'), param('scope...')) },
+      usedBy: ['ingestion (each scope a run sends, 8 at a time)'],
+      notes: 'Projects `listedHash` only (per fine scope, a hash of the rows the source listed): an item whose hash equals what the run would write is neither read nor written.',
+    },
+    {
+      name: 'Whole aggregates a run changes or settles',
+      entity: ENTITIES,
+      operation: 'BatchGetItem',
+      index: 'table',
+      keys: AGGREGATES,
+      usedBy: ['ingestion'],
+      notes: 'Consistent reads, 100 keys a request: only the aggregates whose listed hash differs from the batch\'s (or that hold rows of the run\'s scopes the batch no longer lists).',
+    },
+    {
+      name: 'One aggregate again, after a refused write',
+      entity: ENTITIES,
+      operation: 'GetItem',
+      index: 'table',
+      keys: AGGREGATES,
+      usedBy: ['ingestion (a conditional write refused: the item changed since it was read)'],
+      notes: 'Consistent read; merged again and written on the new revision, at most 3 times.',
+    },
+    {
+      name: 'Write an aggregate whole',
+      entity: ENTITIES,
+      operation: 'PutItem',
+      index: 'table',
+      keys: AGGREGATES,
+      usedBy: ['ingestion (8 at a time)'],
+      notes: 'Conditional on what was read: attribute_not_exists(PK) for a new one, rev = :read otherwise. Rows in one gzipped value, retired rows kept; GSI2 keys name the owning source and scope, GSI1 keys list a course fragment under its institution or a rule under its pair.',
+    },
+    {
+      name: 'Write aggregates into a table nothing else writes to',
+      entity: ENTITIES,
+      operation: 'TransactWriteItems',
+      index: 'table',
+      keys: AGGREGATES,
+      usedBy: ['npm start (the staged first load, ADR 0021)'],
+      notes: 'Up to 100 items a transaction, no conditions: DynamoDB Local commits once per transaction rather than once per item.',
+    },
+  ];
+});

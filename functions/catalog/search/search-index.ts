@@ -50,6 +50,7 @@ export class SearchIndex {
   private readonly score: Float32Array;
   private readonly matched: Uint8Array;
   private sortedRefs?: string[];
+  private docByRef?: Map<string, number>;
 
   constructor(
     readonly docs: IndexedDocs,
@@ -153,6 +154,13 @@ export class SearchIndex {
       .map(({ doc }) => this.course(doc));
     if (byNumber.length) return byNumber;
     return this.query(code, { institution }).slice(0, limit).map((hit) => hit.course);
+  }
+
+  /** One course by its reference (`langara:CPSC 1150`): what the catalogue says of it in brief (credits, title, level). */
+  courseByRef(ref: string): IndexedCourse | undefined {
+    this.docByRef ??= new Map((valuesOf(this.docs.refs) as string[]).map((value, doc) => [value, doc]));
+    const doc = this.docByRef.get(ref);
+    return doc === undefined ? undefined : this.course(doc);
   }
 
   /** References starting with `prefix` (`sfu:CMPT 2` → `sfu:CMPT 201`, …) in order, by binary search. */

@@ -10,7 +10,7 @@ export const equivalentElsewhereTool = bindCatalogTool(equivalentElsewhereContra
   const { bundle, view } = await loadCourse(ctx, args.course);
   const asOf = effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(view.institution));
   const other = args.otherInstitution ? institutionId(args.otherInstitution) : undefined;
-  const all = equivalencesOf(bundle.extras);
+  const all = equivalencesOf(bundle.transferRules);
   const matching = all
     .filter((e) => inForce(e, asOf))
     .filter((e) => args.direction === 'both' || e.direction === args.direction)

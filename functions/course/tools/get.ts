@@ -20,7 +20,7 @@ export const getTool = bindCatalogTool(getContract, async (args, ctx) => {
         ['sections', bundle.sections.length],
         ['grades', bundle.grades.length],
         ['materials', bundle.materials.length],
-        ['transfer-rules', equivalencesOf(bundle.extras).length],
+        ['transfer-rules', equivalencesOf(bundle.transferRules).length],
       ] as const
     )
       .filter(([, count]) => count > 0)

@@ -112,10 +112,10 @@ function parse(raw: string, context: AdapterContext): AdapterOutput {
 
 export const ubcGradesAdapter: SourceAdapter = {
   name: SOURCE,
-  // One CSV per campus, session and subject: a run retires only rows of the files' own scope.
+  // One CSV per campus, session and subject: a run retires only rows of the files' own scope, and a course's
+  // grades of one session are one item (a new session adds items, never rewrites older ones).
   scopeOf: (record) => `${record.institution}:${('term' in record && record.term) || ''}:${record.code.split(' ')[0]}`,
-  // Stored per course across sessions (one item holds a course's grade history; ~9,000 items for 41,657 rows).
-  packScopeOf: (record) => `${record.institution}:${record.code.split(' ')[0]}`,
+  ownerScopeOf: (record) => `${record.institution}:${('term' in record && record.term) || ''}`,
   description: 'UBC grade distributions (ubc-pair-grade-data CSVs: Tableau v2, Tableau v1, and PAIR formats)',
   institutions: ['ubc', 'ubco'],
   parse,

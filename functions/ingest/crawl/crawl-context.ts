@@ -17,8 +17,6 @@ export interface ContextSettings {
 
 export interface RunContext {
   context: CrawlContext;
-  /** Runs the follow-up work ingestion asked for (a sender's transfer indexes) and forgets it. */
-  runFollowUps(): Promise<void>;
   /** Whether any ingestion wrote: the search index needs publishing. */
   catalogChanged(): boolean;
 }
@@ -26,11 +24,10 @@ export interface RunContext {
 /**
  * The context a crawler's units work in: pages counted, fetched content handed to its source's
  * ingestion (the existing adapters, as one run each), with the institution freshness left to the
- * crawl's parts and follow-up work collected to run once per part rather than once per unit.
+ * crawl's parts.
  */
 export function crawlContext(settings: ContextSettings): RunContext {
   const { store, client, now, count } = settings;
-  const followUps = new Map<string, () => Promise<void>>();
   let changed = false;
   const context: CrawlContext = {
     store,
@@ -39,7 +36,7 @@ export function crawlContext(settings: ContextSettings): RunContext {
     ingest: async (source, content, origin, options = {}) => {
       const ingestor = ingestorNamed(source);
       if (!ingestor) throw new Error(`no ingestion for source "${source}"`);
-      const result = await ingestor.run(store, origin, { ...options, content, recordFreshness: false, deferred: followUps, now });
+      const result = await ingestor.run(store, origin, { ...options, content, recordFreshness: false, now });
       if (result.status === 'failed') throw new Error(`ingestion of ${origin} into ${source} failed: ${result.errors.join('; ')}`);
       count((totals) => {
         totals.ingestion.written += result.counts.written;
@@ -53,11 +50,6 @@ export function crawlContext(settings: ContextSettings): RunContext {
   };
   return {
     context,
-    runFollowUps: async () => {
-      const work = [...followUps.values()];
-      followUps.clear();
-      for (const item of work) await item();
-    },
     catalogChanged: () => changed,
   };
 }

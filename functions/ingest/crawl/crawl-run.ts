@@ -141,7 +141,6 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
       if (atOrBefore(step.key, checkpoint.position)) continue;
       if (step.part !== checkpoint.tally.part) checkpoint.tally = { part: step.part, counts: {}, changed: false, failedUnits: 0 };
       if (step.kind === 'part-done') {
-        await work.runFollowUps();
         await completePart(store, crawler, checkpoint, state.parts, saver.finishedParts, now());
         checkpoint.position = lastGood = step.key;
         continue;
@@ -189,11 +188,6 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
     }
   } finally {
     saver.stop();
-  }
-  try {
-    await work.runFollowUps();
-  } catch (error) {
-    errors.push(`follow-up work: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (status === 'complete' && checkpoint.totals.units.failed > 0) status = 'failed';
   run.requests = options.client.requests - requestsBefore;

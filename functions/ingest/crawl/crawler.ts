@@ -42,7 +42,7 @@ export interface CrawlContext {
   /** Counts one page as fetched, unchanged, failed or missing. */
   page(outcome: keyof PageCounts, count?: number): void;
   /** Hands fetched content to a source's ingestion (its adapter and run), as one run. */
-  ingest(source: string, content: string, origin: string, options?: Pick<RunOptions, 'coverage'>): Promise<IngestionRun>;
+  ingest(source: string, content: string, origin: string, options?: Pick<RunOptions, 'coverage' | 'coverageOfItems'>): Promise<IngestionRun>;
   /** Throws when the run must stop before starting more work (deadline, cut short). */
   checkContinue(): void;
 }

@@ -1,4 +1,5 @@
 import { forEachAtOnce } from '../../platform/at-once.js';
+import { catalogKeys } from '../../platform/store/keys.js';
 import type { CatalogRecord } from '../../catalog/catalog-model.js';
 import { parseTerm, termLabel, termOrder, trimesterAt } from '../../catalog/terms.js';
 import { readPageMemories, writePageMemories } from '../../catalog/ingestion/crawl-store.js';
@@ -144,9 +145,11 @@ async function crawlDepartment(store: Store, api: SfuOutlinesApi, term: Term, de
     const record = existing.record as CatalogRecord | undefined;
     return record?.kind === kind && 'term' in record && record.term === term.term && record.code.split(' ')[0] === subject;
   };
+  // Only the department's courses can hold what it speaks for: the items of other courses are not read.
+  const coverageOfItems = (key: { PK: string }) => catalogKeys.courseOfPartition(key.PK)?.code.split(' ')[0] === subject;
   const origin = api.url(base);
-  await context.ingest('sfu-outlines', JSON.stringify(found.map((c) => outlineFile(c, term, department))), origin, { coverage: speaksFor('offering') });
-  await context.ingest('sfu-sections', JSON.stringify(found.map((c) => sectionsFile(c, term, department))), origin, { coverage: speaksFor('section') });
+  await context.ingest('sfu-outlines', JSON.stringify(found.map((c) => outlineFile(c, term, department))), origin, { coverage: speaksFor('offering'), coverageOfItems });
+  await context.ingest('sfu-sections', JSON.stringify(found.map((c) => sectionsFile(c, term, department))), origin, { coverage: speaksFor('section'), coverageOfItems });
   await writePageMemories(store, SFU_CRAWL_SOURCE, group, memories);
   return { changed: true, tally };
 }

@@ -101,7 +101,7 @@ export function renderAccessPatterns(stores: { module: string; patterns: AccessP
     '',
     '# DynamoDB access patterns',
     '',
-    'One table (`PK`, `SK`, `GSI1PK/GSI1SK`, `GSI2PK/GSI2SK`, TTL on `ttl`). Every command the code sends, declared beside it in its store module ' +
+    'One table (`PK`, `SK`, `GSI1PK/GSI1SK`, `GSI2PK`, TTL on `ttl`). Every command the code sends, declared beside it in its store module ' +
       `(${count} patterns in ${stores.length} modules, collected by \`functions/all-access-patterns.ts\`). ` +
       'The integration suite records every command it sends and fails on one no declaration covers.',
     '',

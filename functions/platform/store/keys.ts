@@ -10,13 +10,13 @@ export const ENTITY = {
   subscription: 'Subscription',
   quotaCounter: 'QuotaCounter',
   personalAccessToken: 'PersonalAccessToken',
-  catalogRecord: 'CatalogRecord',
-  catalogPack: 'CatalogPack',
+  courseRecords: 'CourseRecords',
+  courseTransfers: 'CourseTransfers',
   institution: 'Institution',
   ingestionRun: 'IngestionRun',
+  sourceLease: 'SourceLease',
   quarantinedRecord: 'QuarantinedRecord',
   sourceState: 'SourceState',
-  sourceLayout: 'SourceLayout',
   crawlState: 'CrawlState',
   crawlPages: 'CrawlPages',
   crawlRun: 'CrawlRun',
@@ -26,8 +26,6 @@ export const ENTITY = {
   searchIndexPart: 'SearchIndexPart',
   requiredByPart: 'RequiredByPart',
   transferRule: 'TransferRule',
-  transferIndex: 'TransferIndex',
-  transferListing: 'TransferListing',
   session: 'Session',
   sessionEvent: 'SessionEvent',
   sessionRequest: 'SessionRequest',
@@ -58,62 +56,65 @@ export const keys = {
   personalAccessTokenByUser: (userId: string, createdAt: string) => ({ GSI1PK: userPk(userId), GSI1SK: `PAT#${createdAt}` }),
 };
 
-/** `CMPT` of `CMPT 225`: codes are stored canonical, subject and number split by one space. */
-const courseSubject = (code: string) => code.split(' ')[0]!;
-/** `2` of `CMPT 225`: the first character of the number, its level at every institution we hold. */
-const courseLevel = (code: string) => code.split(' ')[1]?.[0] ?? '';
-
 /**
- * Catalog keys: one partition per course holds what is stored about it item by item (materials, transfer
- * listings, records stored before packs); its packed records live in its subject level's partition, and
- * the course read queries both at once.
+ * Catalog keys (ADR 0042). A course is an item collection: its partition holds one aggregate item per
+ * source and scope (a source's fragment and offerings, a term's sections, a session's grades, a manifest's
+ * materials) and the transfer rules it sends and receives, so a course page is one Query of its own items.
+ * Each aggregate is owned by one source (GSI2, listed per owner scope with only its hash) and written whole.
  */
 export const catalogKeys = {
   coursePartition: (institution: string, code: string) => `COURSE#${institution}#${code}`,
-  record: (institution: string, code: string, recordId: string) => ({
+  /** The course a partition key names (`COURSE#sfu#CMPT 225`), or undefined for any other partition. */
+  courseOfPartition: (pk: string): { institution: string; code: string } | undefined => {
+    const match = /^COURSE#([^#]+)#(.+)$/.exec(pk);
+    return match ? { institution: match[1]!, code: match[2]! } : undefined;
+  },
+  /** What one source says of a course within one of its scopes, in one item. */
+  courseRecords: (institution: string, code: string, source: string, scope: string) => ({
     PK: catalogKeys.coursePartition(institution, code),
-    SK: recordId,
+    SK: `${catalogKeys.courseRecordsPrefix}${source}#${scope}`,
   }),
+  courseRecordsPrefix: 'records#',
   /**
-   * One item holding many records that are always read by course (a source's fragments and offerings,
-   * a term's sections, a campus's grade rows): DynamoDB Local writes items, not bytes, one at a time.
+   * Every rule a sending course is listed in, towards every receiver, history included: the transfer
+   * index, read by key for a resolve (one BatchGetItem for up to 100 courses) and with the course page.
    */
-  recordPack: (kind: string, source: string, scope: string) => `${catalogKeys.recordPackPrefix}${kind}#${source}#${scope}`,
-  /**
-   * Where a course's packs live: one partition per institution, subject and level (`CMPT` 2xx for
-   * `CMPT 225`), so a source writes one pack per subject level rather than one per course, each row
-   * keeping its course's partition (ADR 0023). Read beside the course partition, projecting the
-   * course's own rows; the level keeps what a read goes through to a fraction of the subject.
-   */
-  subjectLevelPartition: (institution: string, subject: string, level: string) => `SUBJECT#${institution}#${subject}#${level}`,
-  coursePackPartition: (institution: string, code: string) => catalogKeys.subjectLevelPartition(institution, courseSubject(code), courseLevel(code)),
-  recordPackPrefix: 'pack#',
-  /** GSI1 listed an institution's course fragments one by one before they were packed; such items are still read. */
-  byInstitution: (institution: string, code: string, source: string) => ({ GSI1PK: `CATALOG#${institution}`, GSI1SK: `${code}#${source}` }),
+  courseTransfersOut: (institution: string, code: string, source: string) => ({
+    PK: catalogKeys.coursePartition(institution, code),
+    SK: `${catalogKeys.transfersOutPrefix}${source}`,
+  }),
+  transfersOutPrefix: 'transfers-out#',
+  /** Every rule of one sender that can award a receiving course (or generic credit keyed like one): reverse lookup. */
+  courseTransfersIn: (institution: string, code: string, sender: string, source: string) => ({
+    PK: catalogKeys.coursePartition(institution, code),
+    SK: `${catalogKeys.transfersInPrefix(sender)}${source}`,
+  }),
+  /** The sort-key prefix of a course's incoming rules, from one sender or from all. */
+  transfersInPrefix: (sender?: string) => `transfers-in#${sender === undefined ? '' : `${sender}#`}`,
+  /** GSI1 lists an institution's course fragments (the search index build), one entry per source and scope. */
+  byInstitution: (institution: string, code: string, source: string, scope: string) => ({ GSI1PK: catalogKeys.institutionCatalog(institution), GSI1SK: `${code}#${source}#${scope}` }),
   institutionCatalog: (institution: string) => `CATALOG#${institution}`,
-  /** GSI1 lists a subject level's packs of course fragments beside fragments stored as items before packs. */
-  byInstitutionPack: (institution: string, code: string, source: string) => ({ GSI1PK: `CATALOG#${institution}`, GSI1SK: `${courseSubject(code)}#${source}#pack` }),
-  /** GSI2 lists what one source owns within one scope, so a re-run can skip, update or retire exactly its records. */
-  bySource: (source: string, scope: string, pk: string, sk: string) => ({ GSI2PK: ownership(source, scope), GSI2SK: `${pk}|${sk}` }),
+  /** GSI2 lists what one source owns within one scope, with each item's hash only: a re-run skips what is unchanged. */
+  bySource: (source: string, scope: string) => ({ GSI2PK: ownership(source, scope) }),
   sourceScope: (source: string, scope: string) => ownership(source, scope),
   institution: (id: string) => ({ PK: 'INSTITUTIONS', SK: `INST#${id}` }),
   /** How fresh one source's data about an institution is, beside the institution's own item. */
   institutionSource: (id: string, source: string) => ({ PK: 'INSTITUTIONS', SK: `INST#${id}#SOURCE#${source}` }),
   institutionsPartition: 'INSTITUTIONS',
   institutionPrefix: 'INST#',
-  /** A source's runs, quarantined records and conditional-GET state. */
+  /** A source's runs, quarantined records, conditional-GET state and the lease that keeps its runs apart. */
   ingestPartition: (source: string) => `INGEST#${source}`,
   ingestionRun: (source: string, runId: string) => ({ PK: catalogKeys.ingestPartition(source), SK: `RUN#${runId}` }),
   ingestionRunPrefix: 'RUN#',
-  /** Whether a source has ever stored rows as items of their own (not in packs): its runs then read every fine scope. */
-  sourceLayout: (source: string) => ({ PK: catalogKeys.ingestPartition(source), SK: 'LAYOUT' }),
+  /** Held by the one run of a source that may write (conditional write, with an expiry). */
+  sourceLease: (source: string) => ({ PK: catalogKeys.ingestPartition(source), SK: 'LEASE' }),
   quarantined: (source: string, runId: string, index: number) => ({
     PK: catalogKeys.ingestPartition(source),
     SK: `${catalogKeys.quarantinePrefix(runId)}${String(index).padStart(6, '0')}`,
   }),
   quarantinePrefix: (runId: string) => `QUARANTINE#${runId}#`,
   sourceState: (source: string, originHash: string) => ({ PK: catalogKeys.ingestPartition(source), SK: `STATE#${originHash}` }),
-  /** A transfer rule, stored once however many courses it lists. */
+  /** A transfer rule, by id: its details, and (GSI1) its place in its institution pair's listing. */
   transferRule: (ruleId: string) => ({ PK: `RULE#${ruleId}`, SK: 'RULE' }),
   /** GSI1 lists an institution pair's rules (tn_transfer_search). */
   transferPair: (sender: string, receiver: string) => `TRANSFER#${sender}#${receiver}`,
@@ -126,31 +127,12 @@ export const catalogKeys = {
   pairCoursePrefix: (code: string) => `${code}#`,
   /** GSI1SK prefix of a pair's rules whose first sending course is in `subject` (codes are "SUBJ NUM"). */
   pairSubjectPrefix: (subject: string) => `${subject} `,
-  /** A rule's entry in a course's partition, in each direction it concerns that course. */
-  courseTransfer: (institution: string, code: string, direction: 'outgoing' | 'incoming', other: string, ruleId: string) => ({
-    PK: catalogKeys.coursePartition(institution, code),
-    SK: `${catalogKeys.courseTransferPrefix(direction, other)}${ruleId}`,
-  }),
-  /**
-   * The pack holding a sending course's outgoing listings towards every receiver (record-packs.ts): a
-   * course listed towards 33 receivers is one item, not one per rule. Its key sorts among the listings.
-   */
-  outgoingListingPack: (source: string) => `${catalogKeys.courseTransferPrefix('outgoing')}*#${source}`,
-  /** What every transfer listing's sort key starts with, whichever its direction. */
-  transferListingPrefix: 'transfer#',
-  /** Every active rule listing a sending course, towards every receiver, in one item: a resolve reads all it needs in one BatchGetItem. */
-  transferIndex: (sender: string, code: string) => ({ PK: `TRANSFER-INDEX#${sender}#${code}`, SK: 'EVERY-RECEIVER' }),
-  /** Present once a pair's rules are in its sender's transfer indexes: an absent index item then means "no rule", not "not built". */
-  transferIndexMarker: (sender: string, receiver: string) => ({ PK: `TRANSFER#${sender}#${receiver}`, SK: 'INDEXED-BY-COURSE' }),
-  /** Which receivers a sender's transfer indexes cover and which of its courses they were built for. */
-  transferIndexManifest: (sender: string) => ({ PK: `TRANSFER-INDEX#${sender}`, SK: 'MANIFEST' }),
-  /** The sort-key prefix of a course's transfer listings in one direction, towards one institution or all. */
-  courseTransferPrefix: (direction: 'outgoing' | 'incoming', other?: string) => `${catalogKeys.transferListingPrefix}${direction}#${other ? `${other}#` : ''}`,
+  /** The catalog version (bumped by every run that changed something) and the storage format the table holds. */
   catalogVersion: { PK: 'CATALOG', SK: 'VERSION' },
-  /** One marker per shipped sample file, so a newer release loads only the files it added. */
   /** Which courses of an institution a source lists in a term (sections, offerings): the search's term filter. */
   termsOfferedPartition: (institution: string) => `TERMS#${institution}`,
   termsOffered: (institution: string, source: string, scope: string, term: string) => ({ PK: `TERMS#${institution}`, SK: `${source}#${scope}#${term}` }),
+  /** One marker per shipped sample file, so a newer release loads only the files it added. */
   sampleCatalogMarkerPartition: 'CATALOG',
   sampleCatalogMarkerPrefix: 'SAMPLE#',
   sampleCatalogMarker: (file: string) => ({ PK: 'CATALOG', SK: `SAMPLE#${file}` }),

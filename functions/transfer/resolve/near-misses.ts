@@ -1,9 +1,6 @@
-import type { Store } from '../../platform/store/dynamo-client.js';
-import { catalogKeys } from '../../platform/store/keys.js';
 import { ruleSummary, type RuleSummary } from './match-output.js';
 import { dateFor, inForce } from './rule-span.js';
 import type { TransferRule } from '../rule-model.js';
-import { pairRules, type RoundTrips } from '../transfer-store.js';
 
 export interface NearMiss {
   course: string;
@@ -40,22 +37,19 @@ function neighbours(code: string): string[] {
 /**
  * Why given courses with no rule covering them transfer nothing: their rules are not in force at
  * the date, or a rule exists for a code one digit away (a renumbering or a typo), or there is none.
- * With the pair's indexes the neighbours' rules come in one batch read (or from memory); without, one Query per subject.
+ * The neighbours' rules come from the transfer index in one batch read (or from memory).
  */
 export async function nearMissesFor(args: {
-  store: Store;
   sender: string;
-  receiver: string;
   uncovered: string[];
   rules: TransferRule[];
   asOf: string;
   /** When each given course was completed: its rules are checked on that date. */
   completedOn?: Map<string, string>;
-  /** Reads the pair's rules for codes from its indexes; absent when the pair has none (then a Query per subject). */
-  readIndexed?: (codes: string[]) => Promise<TransferRule[]>;
-  trips: RoundTrips;
+  /** Reads the pair's rules for codes from the transfer index. */
+  readIndexed: (codes: string[]) => Promise<TransferRule[]>;
 }): Promise<NearMiss[]> {
-  const { sender, receiver, asOf } = args;
+  const { sender, asOf } = args;
   const on = (code: string) => dateFor([code], asOf, args.completedOn);
   const own = (code: string) => args.rules.filter((r) => r.sourceCourses.some((c) => c.code === code) && !inForce(r, on(code))).sort(byContent);
   const needSimilar = args.uncovered.filter((code) => own(code).length === 0);
@@ -70,11 +64,6 @@ export async function nearMissesFor(args: {
   });
 
   async function similarCandidates(from: typeof args, codes: string[]): Promise<TransferRule[]> {
-    if (!codes.length) return [];
-    if (from.readIndexed) return from.readIndexed([...new Set(codes.flatMap(neighbours))]);
-    const subjects = [...new Set(codes.map((code) => code.split(' ')[0]!))];
-    from.trips.count += subjects.length;
-    const pages = await Promise.all(subjects.map((subject) => pairRules(from.store, { sender, receiver, prefix: catalogKeys.pairSubjectPrefix(subject), limit: 200 })));
-    return pages.flatMap((page) => page.rules);
+    return codes.length ? from.readIndexed([...new Set(codes.flatMap(neighbours))]) : [];
   }
 }

@@ -6,7 +6,8 @@ import { explainNoRules, institutionInput } from '../institution-input.js';
 import { compareReceivers } from '../resolve/receiver-comparison.js';
 import { readCompletedOn, readSourceCourses, studentFacts } from '../resolve/resolve-input.js';
 import { catalogueCredits } from '../resolve/sending-credits.js';
-import { getRules, outgoingRuleIds, RoundTrips } from '../transfer-store.js';
+import { indexedRules } from '../transfer-index-store.js';
+import { RoundTrips } from '../transfer-store.js';
 import { compareContract } from '../contracts/compare.js';
 
 export const compareTool = bindCatalogTool(compareContract, async (args, ctx) => {
@@ -17,13 +18,12 @@ export const compareTool = bindCatalogTool(compareContract, async (args, ctx) =>
   const only = args.receivers ? new Set(await Promise.all(args.receivers.map((r, i) => institutionInput(store, r, `receivers.${i}`)))) : undefined;
   const trips = new RoundTrips();
   const version = await catalogCacheFor(store).currentVersion();
-  const listed = (await Promise.all(codes.map((code) => outgoingRuleIds(store, sender, code, trips)))).flat().filter((entry) => !only || only.has(entry.receiver));
-  const rules = await getRules(store, listed.map((entry) => entry.ruleId), trips);
+  const rules = (await indexedRules(store, sender, undefined, codes, trips, version)).filter((rule) => !only || only.has(rule.receiverInstitution));
   if (!rules.length) {
     const none = await explainNoRules(store, sender);
     if (none) throw none;
   }
-  const sendingCredits = await catalogueCredits(store, sender, codes, rules, trips, version);
+  const sendingCredits = await catalogueCredits(store, sender, codes, rules, trips);
   const receivers = compareReceivers({
     rules,
     codes,

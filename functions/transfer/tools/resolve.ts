@@ -10,7 +10,7 @@ import { explainNoRules, institutionInput } from '../institution-input.js';
 import { nearMissesFor } from '../resolve/near-misses.js';
 import { catalogueCredits } from '../resolve/sending-credits.js';
 import { indexedRules } from '../transfer-index-store.js';
-import { listedRules, RoundTrips } from '../transfer-store.js';
+import { RoundTrips } from '../transfer-store.js';
 import { resolveContract } from '../contracts/resolve.js';
 
 export const resolveTool = bindCatalogTool(resolveContract, async (args, ctx) => {
@@ -22,27 +22,23 @@ export const resolveTool = bindCatalogTool(resolveContract, async (args, ctx) =>
   const asOf = effectiveDate(args.asOfDate, ctx.now(), institutionTimeZone(receiver));
   const trips = new RoundTrips();
   const version = await catalogCacheFor(store).currentVersion();
-  const indexed = await indexedRules(store, sender, receiver, codes, trips, version);
-  const rules = indexed ?? (await listedRules(store, sender, receiver, codes, trips));
+  const rules = await indexedRules(store, sender, receiver, codes, trips, version);
   if (!rules.length) {
     const none = await explainNoRules(store, sender, receiver);
     if (none) throw none;
   }
-  const sendingCredits = await catalogueCredits(store, sender, codes, rules, trips, version);
+  const sendingCredits = await catalogueCredits(store, sender, codes, rules, trips);
   const resolution = resolveRules(rules, codes, asOf, facts, { ...(completedOn ? { completedOn } : {}), sendingCredits });
   const covered = new Set(
     [...resolution.exact, ...resolution.partial, ...resolution.conditional, ...resolution.noCredit, ...resolution.individualAssessment].flatMap((m) => m.usedCourses),
   );
   const nearMisses = await nearMissesFor({
-    store,
     sender,
-    receiver,
     uncovered: codes.filter((code) => !covered.has(code)),
     rules,
     asOf,
     ...(completedOn ? { completedOn } : {}),
-    trips,
-    ...(indexed ? { readIndexed: async (more: string[]) => (await indexedRules(store, sender, receiver, more, trips, version)) ?? [] } : {}),
+    readIndexed: (more: string[]) => indexedRules(store, sender, receiver, more, trips, version),
   });
   const exact = resolution.exact.map(matchOutput);
   const limits = resolution.plan.constraints.filter((c) => c.limitedPlan);

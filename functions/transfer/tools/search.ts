@@ -10,7 +10,7 @@ import { inForce } from '../resolve/resolve.js';
 import type { Store } from '../../platform/store/dynamo-client.js';
 import { catalogKeys } from '../../platform/store/keys.js';
 import type { TransferRule } from '../rule-model.js';
-import { getRules, pairRules, RoundTrips, rulesAwarding, type PairPage } from '../transfer-store.js';
+import { pairRules, rulesAwarding, type PairPage } from '../transfer-store.js';
 import { searchContract } from '../contracts/search.js';
 
 export const searchTool = bindCatalogTool(searchContract, async (args, ctx) => {
@@ -51,10 +51,9 @@ export const searchTool = bindCatalogTool(searchContract, async (args, ctx) => {
   };
 });
 
-/** A page of the rules awarding one receiving course, read in full (one Query and one BatchGetItem). */
-async function awardingPage(store: Store, args: Parameters<typeof rulesAwarding>[1]): Promise<PairPage> {
-  const page = await rulesAwarding(store, args);
-  const rules = await getRules(store, page.ruleIds, new RoundTrips());
-  const order = new Map(page.ruleIds.map((id, index) => [id, index]));
-  return { rules: rules.sort((a, b) => order.get(a.ruleId)! - order.get(b.ruleId)!), ...(page.lastKey ? { lastKey: page.lastKey } : {}) };
+/** A page of the rules that can award one receiving course, from its own adjacency items (one Query). */
+async function awardingPage(store: Store, args: { receiver: string; code: string; sender?: string; limit: number; startKey?: Record<string, unknown> }): Promise<PairPage> {
+  const after = typeof args.startKey?.after === 'string' ? args.startKey.after : undefined;
+  const page = await rulesAwarding(store, { receiver: args.receiver, code: args.code, ...(args.sender ? { sender: args.sender } : {}), limit: args.limit, ...(after ? { after } : {}) });
+  return { rules: page.rules, ...(page.last ? { lastKey: { after: page.last } } : {}) };
 }
