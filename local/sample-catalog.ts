@@ -6,7 +6,7 @@ import { ingestorNamed, sampleFiles, type SampleSet } from '../functions/ingest/
 import type { Store } from '../functions/platform/store/dynamo-client.js';
 import { loadedSampleFiles, markSampleFileLoaded } from '../functions/catalog/catalog-store.js';
 
-const SAMPLE_DATA_DIR = path.resolve('data/sample');
+export const SAMPLE_DATA_DIR = path.resolve('data/sample');
 
 /** What the loader reports as it goes: bytes are the weight of the files (the work is roughly proportional). */
 export interface SampleProgress {

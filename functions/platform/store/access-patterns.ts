@@ -19,7 +19,7 @@ export type Operation =
   | 'TransactWriteItems'
   | 'TransactGetItems';
 
-type Entity = (typeof ENTITY)[keyof typeof ENTITY];
+export type Entity = (typeof ENTITY)[keyof typeof ENTITY];
 
 /** A sort-key condition of a template: a plain string is the whole sort key. */
 type SortKeyTemplate = string | { beginsWith: string } | { between: readonly [string, string] };
