@@ -25,7 +25,7 @@ function rows(value: Json, trail: string[] = []): [string, number][] {
   return Object.entries(value).flatMap(([key, child]) => (key === 'machine' ? [] : rows(child, [...trail, key])));
 }
 
-export function renderResultsSummary(resultsDir = 'bench/results'): string {
+function renderResultsSummary(resultsDir = 'bench/results'): string {
   const sections = readdirSync(resultsDir)
     .filter((name) => name.endsWith('.json'))
     .sort()

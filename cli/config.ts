@@ -6,7 +6,7 @@ import path from 'node:path';
 export type Env = Record<string, string | undefined>;
 
 /** Where the CLI keeps its files: TN_CONFIG_DIR, else $XDG_CONFIG_HOME/tutor-nexus, else ~/.config/tutor-nexus. */
-export function configDir(env: Env): string {
+function configDir(env: Env): string {
   if (env.TN_CONFIG_DIR) return env.TN_CONFIG_DIR;
   const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
   return path.join(base, 'tutor-nexus');

@@ -94,7 +94,7 @@ function errorFromResult(content: { type: string; text?: string }[]): CliError {
 }
 
 /** Network failures say which server could not be reached; HTTP refusals name their status; nothing shows a stack. */
-export function asCliError(error: unknown, target: Target): CliError {
+function asCliError(error: unknown, target: Target): CliError {
   if (error instanceof CliError) return error;
   const message = error instanceof Error ? error.message : String(error);
   const causes: Error[] = [];

@@ -1,4 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import type { ToolOutput } from '../functions/mcp/tools/define-tool.js';
+import type { cancelPendingContract } from '../functions/session/contracts/cancel-pending.js';
+import type { endContract } from '../functions/session/contracts/end.js';
+import type { importContract } from '../functions/session/contracts/import.js';
+import type { startContract } from '../functions/session/contracts/start.js';
 import { parseArgs } from 'node:util';
 import { ulid } from 'ulid';
 import { deviceId, forgetSession, knownSessions, localDrafts, rememberSession, saveLocalDrafts } from './config.js';
@@ -26,7 +31,7 @@ function oneMessage(positionals: string[], what: string): string {
 }
 
 async function startSession(connection: Connection, io: Io, course?: string, topic?: string): Promise<string> {
-  const started = await connection.call<{ sessionId: string }>('tn_session_start', { ...(course ? { course } : {}), ...(topic ? { topic } : {}) });
+  const started = await connection.call<ToolOutput<typeof startContract>>('tn_session_start', { ...(course ? { course } : {}), ...(topic ? { topic } : {}) });
   await rememberSession(io.env, started.sessionId, course);
   io.err(paint(io, 'dim', `Started session ${started.sessionId}${course ? ` on ${course}` : ''}.\n`));
   return started.sessionId;
@@ -217,7 +222,7 @@ export async function cancel(args: string[], io: Io): Promise<number> {
   const keep = queued.filter((d) => positionals.length && !positionals.includes(d.clientEventId));
   if (keep.length !== queued.length) await saveLocalDrafts(io.env, keep);
   return withConnection(io.env, async (connection) => {
-    const result = await connection.call<{ cancelled: { clientEventId: string; content: string }[]; notPending: string[] }>('tn_session_cancel_pending', {
+    const result = await connection.call<ToolOutput<typeof cancelPendingContract>>('tn_session_cancel_pending', {
       ...(values.session ? { sessionId: values.session } : {}),
       ...(positionals.length ? { clientEventIds: positionals } : {}),
       deviceId: device,
@@ -252,7 +257,7 @@ export async function importSession(args: string[], io: Io): Promise<number> {
     throw new CliError(`Cannot read ${positionals[0]} as JSON (${(error as Error).message.split('\n')[0]}).`, 'BAD_FILE', 1);
   }
   return withConnection(io.env, async (connection) => {
-    const result = await withProgress(io, 'Importing…', () => connection.call<{ status: string; sessionId: string; latestSeq: number }>('tn_session_import', { snapshot }));
+    const result = await withProgress(io, 'Importing…', () => connection.call<ToolOutput<typeof importContract>>('tn_session_import', { snapshot }));
     await rememberSession(io.env, result.sessionId);
     if (values.json) return printJson(io, result), 0;
     io.out(`${result.status === 'imported' ? 'Imported' : 'Already present:'} session ${result.sessionId} (${result.latestSeq} events).\n`);
@@ -265,7 +270,7 @@ export async function end(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { reason: { type: 'string' }, json: { type: 'boolean' } } });
   const device = await deviceId(io.env);
   return withConnection(io.env, async (connection) => {
-    const result = await connection.call<{ sessionId: string; endedAt: string; alreadyEnded: boolean; cancelledDrafts: string[] }>('tn_session_end', {
+    const result = await connection.call<ToolOutput<typeof endContract>>('tn_session_end', {
       ...(positionals[0] ? { sessionId: positionals[0] } : {}),
       ...(values.reason ? { reason: values.reason } : {}),
       deviceId: device,

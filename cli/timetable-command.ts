@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { CliError, withConnection } from './connection.js';
 import { paint, printJson, table, withProgress, type Io } from './output.js';
 
-export const TIMETABLE_USAGE = 'tn timetable [--term 2026-spring] --institution sfu CMPT 225 MACM 201 [--not-before 10:00] [--not-after 17:00] [--days-off Fr] [--rank compact|fewest-days|late-start] [--option N] [--ics file.ics]';
+const TIMETABLE_USAGE = 'tn timetable [--term 2026-spring] --institution sfu CMPT 225 MACM 201 [--not-before 10:00] [--not-after 17:00] [--days-off Fr] [--rank compact|fewest-days|late-start] [--option N] [--ics file.ics]';
 
 interface Meeting {
   course: string;

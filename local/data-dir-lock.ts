@@ -30,7 +30,7 @@ export interface DataDirLock {
 }
 
 /** One emulator per database directory: raised when another live process runs one on it. */
-export class DataDirInUse extends Error {}
+class DataDirInUse extends Error {}
 
 /**
  * Takes the database directory for this process: DynamoDB Local does not guard its file, and two JVMs
@@ -113,7 +113,7 @@ function parseRecord(raw: string | undefined): LockRecord | undefined {
   }
 }
 
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -72,7 +72,7 @@ const NO_JAVA_HINT =
 
 let javaMajor: number | undefined;
 
-export async function checkJava(): Promise<number> {
+async function checkJava(): Promise<number> {
   if (javaMajor !== undefined) return javaMajor;
   let banner: string;
   try {

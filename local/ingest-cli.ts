@@ -119,7 +119,7 @@ async function crawl(request: CrawlRequest, env: Record<string, string | undefin
   }
 }
 
-export function describeRun(run: IngestionRun): string {
+function describeRun(run: IngestionRun): string {
   const c = run.counts;
   const head = `${run.source} ${run.origin}: ${run.status} in ${run.durationMs} ms`;
   if (run.status === 'failed') return `${head}\n  ${run.errors.join('\n  ')}`;

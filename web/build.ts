@@ -6,7 +6,7 @@ import { build, buildSync, type BuildOptions, type Metafile, type OutputFile } f
 
 const WEB_DIR = path.dirname(fileURLToPath(import.meta.url));
 
-export interface WebAsset {
+interface WebAsset {
   body: Uint8Array;
   contentType: string;
   /** Hashed names never change content: browsers and CloudFront may keep them for a year. */

@@ -8,13 +8,7 @@ import { decodeIndex, encodeIndex } from './search/index-codec.js';
 import { SearchIndex } from './search/search-index.js';
 import { loadSearchIndex, saveSearchIndex } from './search/search-index-store.js';
 
-export { levelPrior } from './search/course-standing.js';
-export { SearchIndex, type IndexedCourse, type SearchFilters, type SearchHit } from './search/search-index.js';
-
-/** The catalog's search index built from the table's course fragments, every institution's. */
-export async function buildCatalogIndex(store: Store): Promise<SearchIndex> {
-  return SearchIndex.build(await catalogCourses(store));
-}
+export { SearchIndex } from './search/search-index.js';
 
 /** Every institution's merged courses, with the terms some source lists each in. */
 async function catalogCourses(store: Store): Promise<(CourseView & { termsOffered: string[] })[]> {

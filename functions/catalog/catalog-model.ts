@@ -23,7 +23,7 @@ const base = {
   provenance: ProvenanceSchema,
 };
 
-export const CourseFragmentSchema = z.object({
+const CourseFragmentSchema = z.object({
   kind: z.literal('course'),
   ...base,
   title: z.string().optional(),
@@ -42,14 +42,14 @@ export const CourseFragmentSchema = z.object({
   prerequisiteTree: RequirementNodeSchema.optional(),
 });
 
-export const OfferingSchema = z.object({
+const OfferingSchema = z.object({
   kind: z.literal('offering'),
   ...base,
   term: z.string(),
   instructors: z.array(z.string()),
 });
 
-export const MeetingSchema = z.object({
+const MeetingSchema = z.object({
   type: z.string().describe('LEC, LAB, TUT, SEM, EXAM, WWW, …'),
   days: z.array(z.enum(['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'])),
   startTime: z.string().optional().describe('HH:MM, 24 h'),
@@ -84,7 +84,7 @@ export const SectionSchema = z.object({
   notes: z.string().optional(),
 });
 
-export const GradeBinSchema = z.object({
+const GradeBinSchema = z.object({
   label: z.string().describe('e.g. "<50", "50-54", "90-100"'),
   /** null when the source suppressed the bin (too few students), never a made-up zero. */
   count: z.number().nullable(),

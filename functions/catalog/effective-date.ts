@@ -2,7 +2,7 @@ import * as z from 'zod/v4';
 import { findInstitution } from './institutions.js';
 
 /** Where an institution keeps its calendar: every institution we know is in BC unless it says otherwise. */
-export const DEFAULT_TIME_ZONE = 'America/Vancouver';
+const DEFAULT_TIME_ZONE = 'America/Vancouver';
 
 export function institutionTimeZone(institution: string): string {
   return findInstitution(institution)?.timeZone ?? DEFAULT_TIME_ZONE;
@@ -39,7 +39,7 @@ export function effectiveDateInput(description: string) {
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** The calendar date (YYYY-MM-DD) at an instant in a time zone. */
-export function calendarDateIn(instant: Date, timeZone: string): string {
+function calendarDateIn(instant: Date, timeZone: string): string {
   let format = formatters.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });

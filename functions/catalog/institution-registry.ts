@@ -5,7 +5,7 @@ import type { Store } from '../platform/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../platform/store/keys.js';
 import { beginsWith, declareAccessPatterns, param } from '../platform/store/access-patterns.js';
 
-export interface SourceFreshness {
+interface SourceFreshness {
   source: string;
   lastIngestedAt: string;
   records: number;

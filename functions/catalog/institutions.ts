@@ -23,7 +23,7 @@ export interface CreditScale {
 }
 
 /** BC's common scale: a one-term course is 3 credits. */
-export const COMMON_SCALE: CreditScale = { factor: 1, unit: 'credits', rule: 'credits as awarded: a one-term course is 3 credits' };
+const COMMON_SCALE: CreditScale = { factor: 1, unit: 'credits', rule: 'credits as awarded: a one-term course is 3 credits' };
 
 // Every institution of the BC Transfer Guide we know by code. Slugs of institutions added after data
 // named them are their codes in lower case, which is what that data was stored under.

@@ -5,15 +5,15 @@ import * as z from 'zod/v4';
  * because the schema is recursive: zod cannot infer a type that refers to itself.
  */
 
-export const CONDITION_CATEGORIES = ['credits', 'gpa', 'permission', 'program', 'high-school', 'standing', 'other'] as const;
+const CONDITION_CATEGORIES = ['credits', 'gpa', 'permission', 'program', 'high-school', 'standing', 'other'] as const;
 export type ConditionCategory = (typeof CONDITION_CATEGORIES)[number];
 
-export interface AllNode {
+interface AllNode {
   type: 'all';
   children: RequirementNode[];
 }
 
-export interface AnyNode {
+interface AnyNode {
   type: 'any';
   children: RequirementNode[];
   count?: number;
@@ -37,7 +37,7 @@ export interface ConditionNode {
   orEquivalent?: boolean;
 }
 
-export interface UnparsedNode {
+interface UnparsedNode {
   type: 'unparsed';
   text: string;
 }
@@ -48,7 +48,7 @@ const minGrade = z
   .string()
   .describe('Minimum grade: a letter grade ("C-", "B+"), a pass grade ("S", "P") or a percentage ("64%")');
 
-export const CourseNodeSchema = z
+const CourseNodeSchema = z
   .object({
     type: z.literal('course').describe('A single course that must be completed'),
     code: z.string().describe('Normalised course code, `SUBJ NUM`, e.g. "CMPT 125"'),
@@ -62,7 +62,7 @@ export const CourseNodeSchema = z
   })
   .describe('A course requirement');
 
-export const ConditionNodeSchema = z
+const ConditionNodeSchema = z
   .object({
     type: z.literal('condition').describe('A non-course requirement kept as text'),
     text: z.string().describe('The requirement as written, e.g. "60 units" or "permission of the department"'),
@@ -76,14 +76,14 @@ export const ConditionNodeSchema = z
   })
   .describe('A requirement that is not a course: credits, GPA, permission, program, high-school course, standing');
 
-export const UnparsedNodeSchema = z
+const UnparsedNodeSchema = z
   .object({
     type: z.literal('unparsed').describe('A clause the parser could not type'),
     text: z.string().describe('The clause exactly as it appears in the source text'),
   })
   .describe('A clause the parser could not interpret; read the text yourself');
 
-export const AllNodeSchema: z.ZodType<AllNode> = z
+const AllNodeSchema: z.ZodType<AllNode> = z
   .object({
     type: z.literal('all').describe('Every child is required (AND)'),
     get children() {
@@ -92,7 +92,7 @@ export const AllNodeSchema: z.ZodType<AllNode> = z
   })
   .describe('All of the children are required');
 
-export const AnyNodeSchema: z.ZodType<AnyNode> = z
+const AnyNodeSchema: z.ZodType<AnyNode> = z
   .object({
     type: z.literal('any').describe('Alternatives (OR)'),
     get children() {

@@ -2,8 +2,7 @@
  * Canonical terms: `<year>-<season>`, season one of spring (Jan-Apr), summer (May-Aug), fall
  * (Sep-Dec), or winter for UBC's Winter Session (Sep-Apr, named by the year it starts: `2024W`).
  */
-export const SEASONS = ['spring', 'summer', 'fall', 'winter'] as const;
-export type Season = (typeof SEASONS)[number];
+type Season = 'spring' | 'summer' | 'fall' | 'winter';
 
 const SEASON_ORDER: Record<Season, number> = { spring: 1, summer: 2, fall: 3, winter: 3.5 };
 const LANGARA_SEMESTER: Record<string, Season> = { '10': 'spring', '20': 'summer', '30': 'fall' };

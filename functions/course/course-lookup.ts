@@ -11,7 +11,7 @@ export interface LoadedCourse {
   view: CourseView;
 }
 
-export function parseCourseInput(input: string, field = 'course'): CourseRef {
+function parseCourseInput(input: string, field = 'course'): CourseRef {
   const ref = parseCourseRef(input);
   if (!ref) {
     throw DomainError.invalid(`"${input}" is not a course reference like "sfu:CMPT 225".`, [

@@ -4,7 +4,7 @@ import type { AppConfig } from '../platform/config.js';
  * The schedule ingestion runs on in AWS, as `rate(<n> <unit>)` (the EventBridge expression the stack
  * uses, passed as TN_INGEST_RATE). Locally nothing is scheduled.
  */
-export function ingestionIntervalMs(rate: string | undefined): number | undefined {
+function ingestionIntervalMs(rate: string | undefined): number | undefined {
   const match = /^rate\((\d+)\s+(minute|minutes|hour|hours|day|days)\)$/.exec(rate?.trim() ?? '');
   if (!match) return undefined;
   const unit = match[2]!.replace(/s$/, '');

@@ -171,7 +171,7 @@ function firstNamesAgree(a: string, b: string): boolean {
 }
 
 /** Given names of two spellings with the same family name: the same person by one of the rules above. */
-export function sameGivenNames(a: string[], b: string[]): boolean {
+function sameGivenNames(a: string[], b: string[]): boolean {
   if (!a.length || !b.length) return a.length === b.length;
   const [firstA, firstB] = [a[0]!, b[0]!];
   // A middle name or the name someone goes by: one's first given name is among the other's given names.

@@ -4,7 +4,7 @@ import { CRAWL_FEEDS, CRAWLED_SOURCES, readCrawlStates, type CrawledSource, type
 import type { Store } from '../platform/store/dynamo-client.js';
 
 /** How fresh one crawled source is, as the catalog tools show it. */
-export interface SourceFreshnessView {
+interface SourceFreshnessView {
   source: CrawledSource;
   /** The sources its records go to (the SFU crawl writes outlines and sections). */
   feeds: string[];
@@ -21,7 +21,7 @@ export interface SourceFreshnessView {
 }
 
 /** Per institution and fed source: when a crawl last verified its data. */
-export type VerifiedBy = Map<string, Map<string, { verifiedAt: string; sent?: number }>>;
+type VerifiedBy = Map<string, Map<string, { verifiedAt: string; sent?: number }>>;
 
 export interface CrawlFreshness {
   sources: SourceFreshnessView[];

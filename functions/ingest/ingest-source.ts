@@ -89,7 +89,7 @@ function validate(records: CatalogRecord[], rejectedByAdapter: RejectedRecord[])
 }
 
 /** Hash of what the record says, not when we saw it: an unchanged source hashes the same every run. */
-export function contentHash(record: CatalogRecord): string {
+function contentHash(record: CatalogRecord): string {
   const { ingestedAt: _ignored, ...provenance } = record.provenance;
   return stableHash({ ...record, provenance });
 }

@@ -7,7 +7,7 @@ import type { RunOptions } from '../catalog/ingestion/ingestion-run.js';
 import { materialsManifestAdapter } from './materials-manifest.js';
 
 /** Every source `npm run ingest -- --source <name>` and the scheduled ingestion functions know. */
-export const SOURCES: SourceAdapter[] = [...ADAPTERS, materialsManifestAdapter];
+const SOURCES: SourceAdapter[] = [...ADAPTERS, materialsManifestAdapter];
 
 export function sourceNamed(name: string): SourceAdapter | undefined {
   return SOURCES.find((adapter) => adapter.name === name);
@@ -47,7 +47,7 @@ export interface SampleFile {
 }
 
 /** The sample catalog the project ships (data/sample/, each folder with its SOURCE.md), in load order. */
-export const SAMPLE_CATALOG: SampleFile[] = [
+const SAMPLE_CATALOG: SampleFile[] = [
   // The full SFU catalog (all 85 departments) supersedes the CMPT/MACM/MATH/STAT subset in sfu-outlines/,
   // which stays shipped for the prerequisite agreement measure and as a small test fixture.
   { source: 'sfu-outlines', file: 'sfu-catalog-2026/outlines-all.json', full: true },

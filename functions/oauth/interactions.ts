@@ -8,7 +8,7 @@ import { issuerBasePath, REFRESH_TOKEN_TTL_SECONDS } from './provider.js';
 import type { PendingUpstreamSignIn, UpstreamIdentityProvider } from './upstream-sign-in.js';
 
 /** Who a secret typed on the sign-in page signs in as, and what that secret itself may do. */
-export interface VerifiedCredential {
+interface VerifiedCredential {
   accountId: string;
   /** The credential's permissions: a grant made from it never holds more. */
   permissions: string[];
@@ -17,7 +17,7 @@ export interface VerifiedCredential {
 }
 
 /** Checks the secret typed on the sign-in page; who it signs in as, or undefined. */
-export type TokenVerifier = (secret: string) => Promise<VerifiedCredential | undefined>;
+type TokenVerifier = (secret: string) => Promise<VerifiedCredential | undefined>;
 
 /** How a user proves who they are: a token typed into our page (one machine), or an identity provider (AWS: Cognito). */
 export type SignInMethod = { kind: 'token'; verify: TokenVerifier } | { kind: 'upstream'; provider: UpstreamIdentityProvider };

@@ -20,7 +20,7 @@ const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', '
  * CLIENT_IN_USE_SECONDS past its last token (extended by `touchClient`). Registration is open, so what
  * it stores must not pile up.
  */
-export const UNUSED_CLIENT_SECONDS = 24 * 60 * 60;
+const UNUSED_CLIENT_SECONDS = 24 * 60 * 60;
 
 export const hashOf = (id: string) => createHash('sha256').update(id).digest('base64url');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -144,7 +144,7 @@ async function revokeIssued(store: Store, grantId: string): Promise<void> {
 }
 
 /** A grant and all it issued: its JWT access tokens stop passing the resource server's grant check too. */
-export async function revokeGrant(store: Store, grantId: string): Promise<void> {
+async function revokeGrant(store: Store, grantId: string): Promise<void> {
   await revokeIssued(store, grantId);
   await store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: oauthKeys.artifact('Grant', hashOf(grantId)) }));
   forgetGrant(hashOf(grantId));

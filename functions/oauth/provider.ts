@@ -15,7 +15,7 @@ export function issuerBasePath(issuer: string): string {
   return new URL(issuer).pathname.replace(/\/$/, '');
 }
 
-export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
+const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 /** A token lives its own lifetime, but never past the grant it comes from (which never outlives the credential signed in with). */
@@ -38,7 +38,7 @@ export interface AuthorizationServerOptions {
 }
 
 /** The authorization server's routes, under one prefix so the HTTP layer can tell them apart. */
-export const OAUTH_ROUTES = {
+const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
   token: '/oauth/token',
   registration: '/oauth/register',

@@ -3,7 +3,7 @@
  * Code, ChatGPT, Cursor, VS Code, the MCP Inspector) and loopback clients on any port (RFC 8252 §7.3).
  * An operator adds more with TN_OAUTH_REDIRECT_URIS; `*` matches within one URL segment.
  */
-export const CONNECTOR_REDIRECT_URIS = [
+const CONNECTOR_REDIRECT_URIS = [
   'https://claude.ai/api/mcp/auth_callback',
   'https://claude.com/api/mcp/auth_callback',
   'https://chatgpt.com/connector_platform_oauth_redirect',
@@ -17,7 +17,7 @@ export const CONNECTOR_REDIRECT_URIS = [
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-export function redirectUriAllowed(uri: string, extra: string[] = []): boolean {
+function redirectUriAllowed(uri: string, extra: string[] = []): boolean {
   const url = URL.parse(uri);
   if (!url || url.hash || url.username || url.password) return false;
   if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return true;

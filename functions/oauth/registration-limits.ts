@@ -2,7 +2,7 @@ import type { AddressLimiter } from '../platform/auth/attempt-limits.js';
 import { isConnectorCallback, redirectUrisAllowed } from './redirect-policy.js';
 
 /** A registration is a few hundred bytes; a larger one is not a connector's. */
-export const REGISTRATION_BODY_LIMIT_BYTES = 8 * 1024;
+const REGISTRATION_BODY_LIMIT_BYTES = 8 * 1024;
 
 /** Longest value of each string field a registration may carry, in characters (ADR 0027). */
 const STRING_LIMITS: Record<string, number> = {

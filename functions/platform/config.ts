@@ -44,11 +44,11 @@ export interface AppConfig {
   soleServer?: boolean;
 }
 
-export const DEFAULT_LLM_PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'bedrock'] as const;
+const DEFAULT_LLM_PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'bedrock'] as const;
 export type DefaultLlmProvider = (typeof DEFAULT_LLM_PROVIDERS)[number];
 
 /** The operator's own model, used when a user has no BYOK credential (and for anonymous sessions). */
-export interface DefaultLlm {
+interface DefaultLlm {
   provider: DefaultLlmProvider;
   model: string;
   /** Not used for bedrock (IAM). Never logged or returned. */

@@ -63,11 +63,6 @@ export function leaseIsLive(sessionId: string, request: AskRequest, now: Date, s
 
 export const leaseUntil = (now: Date) => new Date(now.getTime() + LEASE_MS).toISOString();
 
-/** The prompt window an ask's charge fell in, rebuilt from when it was taken. */
-export function chargeOf(request: AskRequest, windowOf: (at: Date) => QuotaWindow): { owner: string; window: QuotaWindow } | undefined {
-  return request.chargedOwner && request.chargedAt ? { owner: request.chargedOwner, window: windowOf(new Date(request.chargedAt)) } : undefined;
-}
-
 export const contentHash = (message: string) => createHash('sha256').update(message, 'utf8').digest('base64url');
 
 export async function getAskRequest(store: Store, sessionId: string, clientEventId: string): Promise<AskRequest | undefined> {

@@ -66,7 +66,7 @@ export async function saveDraft(
 }
 
 /** The log entries and record changes that cancel these drafts, for an append plan. */
-export function cancellationOf(store: Store, sessionId: string, drafts: PendingDraft[], deviceId: string | null): Pick<AppendPlan, 'events' | 'items'> {
+function cancellationOf(store: Store, sessionId: string, drafts: PendingDraft[], deviceId: string | null): Pick<AppendPlan, 'events' | 'items'> {
   return {
     events: drafts.map(
       (draft): NewEvent => ({ type: 'draft_cancelled', role: 'user', content: draft.content, deviceId, clientEventId: draft.clientEventId, refersTo: draft.eventId }),

@@ -7,7 +7,7 @@ import type { SessionSnapshot } from './snapshot.js';
  * message is an ask's (10,000 characters); an answer is bounded so every event fits a DynamoDB item
  * with room to spare; ids and labels are the inputs' own limits.
  */
-export const IMPORT_LIMITS = {
+const IMPORT_LIMITS = {
   events: 5_000,
   /** tn_session_ask's `message`. */
   studentMessageChars: 10_000,

@@ -1,13 +1,12 @@
 import * as z from 'zod/v4';
 import { timestampField } from '../mcp/tools/schema-helpers.js';
 
-export const EVENT_TYPES = ['user_message', 'assistant_message', 'draft', 'draft_cancelled', 'session_ended'] as const;
+const EVENT_TYPES = ['user_message', 'assistant_message', 'draft', 'draft_cancelled', 'session_ended'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const TUTORING_STYLES = ['socratic', 'direct', 'balanced'] as const;
 export type TutoringStyle = (typeof TUTORING_STYLES)[number];
 
-export const SessionIdInput = z.ulid().describe('The session id (a ULID) returned by tn_session_start');
 export const CurrentSessionIdInput = z
   .ulid()
   .optional()
@@ -40,14 +39,14 @@ export const SessionEventSchema = z.object({
 });
 export type SessionEvent = z.infer<typeof SessionEventSchema>;
 
-export const SessionContextSchema = z.object({
+const SessionContextSchema = z.object({
   course: z.string().nullable().describe('Course reference the session is about, e.g. "sfu:CMPT 120"'),
   courseTitle: z.string().nullable(),
   topic: z.string().nullable(),
   tutoringStyle: z.enum(TUTORING_STYLES),
   language: z.string(),
 });
-export type SessionContext = z.infer<typeof SessionContextSchema>;
+type SessionContext = z.infer<typeof SessionContextSchema>;
 
 export const SessionStateSchema = z.object({
   sessionId: z.ulid(),

@@ -13,7 +13,7 @@ import { effectiveExpiry, epochSeconds, PendingDraftSchema, type PendingDraft, t
 const NOT_FOUND_HINTS = ['Start a new session with tn_session_start; sessions expire after a period without activity.'];
 
 /** The META item as stored: the record, its TTL and, for a user's session, its place in the owner index. */
-export function metaItem(record: SessionRecord): Record<string, unknown> {
+function metaItem(record: SessionRecord): Record<string, unknown> {
   return {
     ...sessionKeys.meta(record.sessionId),
     ...(record.ownerId ? sessionKeys.byOwner(record.ownerId, record.lastActivityAt) : {}),
@@ -138,7 +138,7 @@ export async function listPendingDrafts(store: Store, sessionId: string): Promis
 }
 
 /** The key of every item of a session (META, events, records, drafts, devices). */
-export function partitionKeys(store: Store, sessionId: string): Promise<Record<string, unknown>[]> {
+function partitionKeys(store: Store, sessionId: string): Promise<Record<string, unknown>[]> {
   return queryAll(store, {
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': sessionKeys.partition(sessionId) },

@@ -5,7 +5,7 @@ import { SessionEventSchema, SessionStateSchema, stateOf, type SessionEvent, typ
 
 export const SNAPSHOT_SCHEMA_VERSION = 'tutor-nexus.session-export/1';
 
-export const CourseSnapshotSchema = z.object({
+const CourseSnapshotSchema = z.object({
   ref: z.string(),
   title: z.string().nullable(),
   description: z.string().nullable(),

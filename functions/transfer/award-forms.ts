@@ -8,7 +8,7 @@ export const AWARD_FORMS = ['target', 'alternative', 'exemption', 'conditional',
 export type AwardForm = (typeof AWARD_FORMS)[number];
 
 /** "ASC 2XX", "CPSC 1st", "ENGL 100 lev": a generic credit written the one way whatever its spelling ("asc 2xx", "CPSC_V 1ST"). */
-export function genericKey(subject: string, pattern: string): string {
+function genericKey(subject: string, pattern: string): string {
   const normal = pattern
     .trim()
     .replace(/\s+/g, ' ')

@@ -6,8 +6,8 @@ import * as z from 'zod/v4';
  * tool output schemas, so every field carries a description.
  */
 
-export const TARGET_KINDS = ['course', 'generic', 'elective', 'no-credit', 'individual-assessment', 'exemption', 'unparsed'] as const;
-export const RULE_KINDS = ['credit', 'no-credit', 'individual-assessment'] as const;
+const TARGET_KINDS = ['course', 'generic', 'elective', 'no-credit', 'individual-assessment', 'exemption', 'unparsed'] as const;
+const RULE_KINDS = ['credit', 'no-credit', 'individual-assessment'] as const;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const targetFields = {
@@ -31,7 +31,7 @@ const targetFields = {
 };
 
 /** An alternative award; alternatives do not nest, which keeps the JSON schema non-recursive. */
-export const AlternativeTargetSchema = z.object(targetFields).describe('One course or credit in an alternative award');
+const AlternativeTargetSchema = z.object(targetFields).describe('One course or credit in an alternative award');
 export type AlternativeTarget = z.infer<typeof AlternativeTargetSchema>;
 
 export const TransferTargetSchema = z
@@ -45,7 +45,7 @@ export const TransferTargetSchema = z
   .describe('One course or credit awarded by a transfer rule');
 export type TransferTarget = z.infer<typeof TransferTargetSchema>;
 
-export const SourceCourseSchema = z
+const SourceCourseSchema = z
   .object({
     institution: z.string().describe('Sending institution slug, e.g. "langara"'),
     code: z.string().describe('Sending course code, e.g. "CPSC 1160"'),
@@ -54,7 +54,7 @@ export const SourceCourseSchema = z
   .describe('A course the rule requires at the sending institution');
 export type SourceCourse = z.infer<typeof SourceCourseSchema>;
 
-export const SourceChoiceSchema = z
+const SourceChoiceSchema = z
   .object({
     count: z.number().int().min(1).describe('How many of `from` are needed'),
     from: z.array(z.string()).describe('Codes to choose from; source courses not listed here are all required'),
@@ -63,7 +63,7 @@ export const SourceChoiceSchema = z
 
 export const CONSTRAINT_TYPES = ['one-of', 'precludes', 'cap', 'repeatable'] as const;
 
-export const TransferConstraintSchema = z
+const TransferConstraintSchema = z
   .object({
     type: z
       .enum(CONSTRAINT_TYPES)
@@ -86,9 +86,9 @@ export const TransferConstraintSchema = z
   .describe('A limit the wording of a rule puts on what a plan may award across rules');
 export type TransferConstraint = z.infer<typeof TransferConstraintSchema>;
 
-export const CONDITIONAL_AWARD_MODES = ['instead', 'option', 'exemption'] as const;
+const CONDITIONAL_AWARD_MODES = ['instead', 'option', 'exemption'] as const;
 
-export const ConditionalAwardSchema = z
+const ConditionalAwardSchema = z
   .object({
     targets: z.array(AlternativeTargetSchema).describe('What is awarded (or, for mode exemption, exempted) under the condition'),
     condition: z.string().describe('The condition as published, e.g. "If credit already received for SFU CMPT 102", "for the AA program"'),
@@ -99,7 +99,7 @@ export const ConditionalAwardSchema = z
   .describe('An award the wording gives only under a condition ("If credit already received for SFU CMPT 102, credit will be SFU CMPT 104 (2)")');
 export type ConditionalAward = z.infer<typeof ConditionalAwardSchema>;
 
-export const PartialAwardSchema = z
+const PartialAwardSchema = z
   .object({
     count: z.number().int().min(1).describe('How many of the bundle\'s sending courses are enough'),
     targets: z.array(AlternativeTargetSchema).describe('What is awarded then'),
@@ -137,7 +137,7 @@ const parsedFields = {
 export const ParsedRuleSchema = z.object(parsedFields).describe('A BCTG transfer-credit expression, parsed');
 export type ParsedRule = z.infer<typeof ParsedRuleSchema>;
 
-export const TransferProvenanceSchema = z
+const TransferProvenanceSchema = z
   .object({
     source: z.literal('bctransferguide').describe('Always "bctransferguide"'),
     sourceRecordId: z.string().describe('The record id within the source'),

@@ -7,7 +7,7 @@ import type { Store } from '../platform/store/dynamo-client.js';
 import { DomainError } from '../platform/domain-error.js';
 import { countCredentials, deleteCredentialItem, getCredentialItem, putCredential, queryCredentials } from './user-store.js';
 
-export const PROVIDERS = ['openai', 'anthropic', 'openai-compatible'] as const;
+const PROVIDERS = ['openai', 'anthropic', 'openai-compatible'] as const;
 export const ProviderSchema = z.enum(PROVIDERS);
 export type Provider = z.infer<typeof ProviderSchema>;
 
@@ -85,7 +85,7 @@ export async function listCredentials(store: Store, args: { userId: string; limi
   };
 }
 
-export function toSummary(item: Record<string, unknown>): CredentialSummary {
+function toSummary(item: Record<string, unknown>): CredentialSummary {
   return CredentialSummarySchema.parse({
     credentialId: item.credentialId,
     provider: item.provider,

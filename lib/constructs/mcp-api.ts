@@ -19,7 +19,7 @@ import { Construct } from 'constructs';
 import { nagFinding } from './nag-findings.js';
 
 /** A function behind the API and how long its streamed response may run. */
-export interface ApiTarget {
+interface ApiTarget {
   fn: IFunction;
   /** Integration timeout; streaming integrations allow up to 15 minutes. @default 30 seconds */
   timeout?: Duration;

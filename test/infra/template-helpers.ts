@@ -2,7 +2,7 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 
-export type Resource = { Type: string; Properties: any; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+type Resource = { Type: string; Properties: any; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
 export const actionsOf = (statements: any[]) => statements.flatMap((s) => [s.Action].flat() as string[]);
 

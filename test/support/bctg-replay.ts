@@ -21,7 +21,7 @@ export interface Agreement extends Record<string, unknown> {
   Detail: string;
 }
 
-export interface BctgInstitutionRow {
+interface BctgInstitutionRow {
   Id: number;
   Code: string;
   Title: string;

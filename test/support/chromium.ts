@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's chromium (installed by .ci/run and `npm run setup:browser`); Playwright's own downloads are not used. */
-export const CHROMIUM_PATH = process.env.TN_CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.TN_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {

@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface FakeToolCall { name: string; input: Record<string, unknown> }
-export interface FakeReply {
+interface FakeToolCall { name: string; input: Record<string, unknown> }
+interface FakeReply {
   text?: string; // assistant text (default: `Tutor says: <last user message text>`)
   toolCalls?: FakeToolCall[]; // when set, the reply asks for these tool calls instead of text
   status?: number; // when set (e.g. 401, 429, 500, 503), respond with this status and the provider's error JSON
@@ -20,7 +20,7 @@ export interface FakeReply {
   chunks?: number; // split text into this many stream deltas (default 4, or fewer for short text)
   hang?: boolean; // accept the request and never answer (until the client aborts or close())
 }
-export interface RecordedRequest {
+interface RecordedRequest {
   protocol: 'openai' | 'anthropic';
   path: string;
   headers: Record<string, string>;

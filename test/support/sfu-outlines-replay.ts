@@ -39,7 +39,7 @@ export interface SfuOutline {
   courseSchedule: Record<string, unknown>[];
 }
 
-export interface SfuCourse {
+interface SfuCourse {
   value: string;
   text: string;
   title?: string;
@@ -134,7 +134,7 @@ const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** `2026-09-09` → `Wed Sep 09 00:00:00 PDT 2026`, as SFU's Java back end prints dates. */
-export function javaDate(iso: string): string {
+function javaDate(iso: string): string {
   const date = new Date(`${iso}T12:00:00Z`);
   const month = date.getUTCMonth();
   const zone = month > 2 && month < 10 ? 'PDT' : 'PST';

@@ -13,7 +13,7 @@ const VIEW_ORIGIN = 'http://view.test';
  * The policy SEP-1865 tells a host to apply when a view declares no domains, with what its sandbox
  * proxy adds (no frames, no plugins, base URI kept): the strictest a view can meet.
  */
-export const SPEC_DEFAULT_CSP = [
+const SPEC_DEFAULT_CSP = [
   "default-src 'none'",
   "script-src 'self' 'unsafe-inline'",
   "style-src 'self' 'unsafe-inline'",

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { ALL_DOMAIN_TOOLS, ENDPOINT_TOOLS } from '../../functions/all-tools.js';
 import { ALL_SURFACE } from '../../functions/all-contracts.js';
 import { listTools } from '../../functions/mcp/http/mcp-server.js';
-import { viewMetaByTool } from '../../functions/mcp/surface/view-server.js';
 import { DOMAINS } from '../../functions/mcp/tools/define-tool.js';
 import { jsonSchemasOf } from '../../functions/mcp/tools/json-schemas.js';
 import { ToolRegistry } from '../../functions/mcp/tools/registry.js';
@@ -13,7 +12,7 @@ const ONE_TOOL_BUDGET = 16_000;
 const DOMAIN_BUDGET = 25_000;
 
 // With the MCP Apps views' `_meta` the tools that have one carry (ADR 0038), as /mcp serves them.
-const listed = (definitions = ALL_DOMAIN_TOOLS) => listTools(new ToolRegistry('tn_', [...definitions, ...ENDPOINT_TOOLS]), viewMetaByTool(ALL_SURFACE));
+const listed = (definitions = ALL_DOMAIN_TOOLS) => listTools(new ToolRegistry('tn_', [...definitions, ...ENDPOINT_TOOLS]), ALL_SURFACE);
 const size = (value: unknown) => JSON.stringify(value).length;
 
 describe('tools/list as a host pays for it', () => {

@@ -21,7 +21,7 @@ import { Tex } from './tex.js';
  * http(s) and mailto, images are offered as links rather than loaded.
  */
 
-export function parseMarkdown(text: string): Root {
+function parseMarkdown(text: string): Root {
   return fromMarkdown(withDollarMath(text), {
     extensions: [gfmTable(), gfmStrikethrough({ singleTilde: false }), gfmTaskListItem(), gfmAutolinkLiteral(), math()],
     mdastExtensions: [gfmTableFromMarkdown(), gfmStrikethroughFromMarkdown(), gfmTaskListItemFromMarkdown(), gfmAutolinkLiteralFromMarkdown(), mathFromMarkdown()],

@@ -114,7 +114,7 @@ function render(pieces: Piece[]): ComponentChildren[] {
 }
 
 /** Text nodes only (never markup): the TeX is read, not interpreted as HTML. */
-export function texToChildren(tex: string): ComponentChildren[] {
+function texToChildren(tex: string): ComponentChildren[] {
   const collapsed = tex.replace(/\s+/g, ' ').trim();
   return render(new Reader(collapsed).sequence());
 }

@@ -34,7 +34,7 @@ const optionsFor = (names: string[]): BuildOptions => ({
 });
 
 /** Builds each named view (`web/views/<name>.tsx`) into its self-contained page. */
-export async function buildViewPages(names: string[]): Promise<ViewPageSet> {
+async function buildViewPages(names: string[]): Promise<ViewPageSet> {
   return assemble(names, (await build(optionsFor(names))).outputFiles ?? []);
 }
 

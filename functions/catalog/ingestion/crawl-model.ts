@@ -103,14 +103,6 @@ export function emptyTotals(): CrawlTotals {
   return { pages: { fetched: 0, unchanged: 0, failed: 0, missing: 0 }, requests: 0, units: { changed: 0, unchanged: 0, failed: 0 }, ingestion: { written: 0, retired: 0, rejected: 0 } };
 }
 
-export function addTotals(into: CrawlTotals, add: CrawlTotals): CrawlTotals {
-  for (const key of Object.keys(into.pages) as (keyof PageCounts)[]) into.pages[key] += add.pages[key];
-  into.requests += add.requests;
-  for (const key of Object.keys(into.units) as (keyof CrawlTotals['units'])[]) into.units[key] += add.units[key];
-  for (const key of Object.keys(into.ingestion) as (keyof CrawlTotals['ingestion'])[]) into.ingestion[key] += add.ingestion[key];
-  return into;
-}
-
 /** The sources crawled from their live sites, and the sources each crawl's records go to. */
 export const CRAWL_FEEDS = {
   bctransferguide: ['bctransferguide'],

@@ -31,7 +31,7 @@ export class CrawlBusy extends Error {
   }
 }
 
-export class CrawlLeaseLost extends Error {}
+class CrawlLeaseLost extends Error {}
 
 function stateOf(item: Record<string, unknown> | undefined): CrawlState {
   const state: CrawlState = { crawls: {}, parts: {} };

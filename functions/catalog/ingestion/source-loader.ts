@@ -9,7 +9,7 @@ export interface LoadedSource {
   lastModified?: string;
 }
 
-export interface ValidatorState {
+interface ValidatorState {
   etag?: string;
   lastModified?: string;
 }
@@ -64,6 +64,6 @@ export async function loadSource(origin: string, options: LoadOptions = {}): Pro
   throw new Error(`Could not load ${origin} after ${retries + 1} attempts: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
 }
 
-export class PermanentLoadError extends Error {}
+class PermanentLoadError extends Error {}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

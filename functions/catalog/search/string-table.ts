@@ -4,16 +4,6 @@ export interface StringTable {
   get(index: number): string | null;
 }
 
-export class ArrayTable implements StringTable {
-  constructor(private readonly values: (string | null)[]) {}
-  get length(): number {
-    return this.values.length;
-  }
-  get(index: number): string | null {
-    return this.values[index] ?? null;
-  }
-}
-
 /**
  * Strings decoded only when asked for: a cold function loads 100,000 courses' titles and snippets as
  * one buffer and an offsets array, and turns into strings just the ones a page of results shows.

@@ -1,5 +1,5 @@
 /** Words too common in course text to tell courses apart. */
-export const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'of', 'on', 'or', 'the', 'this', 'to', 'with']);
+const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'of', 'on', 'or', 'the', 'this', 'to', 'with']);
 
 const POSSESSIVE = /(?<=\p{L})['’]s\b/gu;
 /** Language names whose symbols the word pattern would drop ("C++" is not the letter c). */

@@ -22,14 +22,14 @@ type Canon =
   | { kind: 'course'; code: string; grade?: string }
   | { kind: 'cond' | 'unparsed' | 'equiv' };
 
-export interface SourceAgreement {
+interface SourceAgreement {
   total: number;
   agree: number;
   rate: number;
   fullyParsedRate: number;
 }
 
-export interface Disagreement {
+interface Disagreement {
   source: 'sfu' | 'langara';
   course?: string;
   text: string;

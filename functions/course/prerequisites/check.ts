@@ -135,7 +135,7 @@ function evaluateCourse(node: RequirementNode & { type: 'course' }, ctx: Context
 }
 
 /** Short human description of a requirement, for the summary line. */
-export function describe(node: RequirementNode): string {
+function describe(node: RequirementNode): string {
   switch (node.type) {
     case 'course':
       return `${node.code}${node.minGrade ? ` (${node.minGrade} or better)` : ''}`;

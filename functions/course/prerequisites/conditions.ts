@@ -108,7 +108,7 @@ export function startsRequirement(tokens: Token[], index: number): boolean {
 }
 
 /** "Principles of Mathematics 12", "BC English 12": capitalised words ending in 11 or 12. */
-export function startsHighSchoolCourse(tokens: Token[], index: number): boolean {
+function startsHighSchoolCourse(tokens: Token[], index: number): boolean {
   for (let i = index; i < index + 6; i += 1) {
     const token = tokens[i];
     if (!token) return false;

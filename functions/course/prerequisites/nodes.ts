@@ -14,7 +14,7 @@ export function anyOf(children: RequirementNode[], count?: number): RequirementN
  * Canonical shape: nested groups of the same kind are merged ("A or (B or C)" is one choice),
  * single-child groups disappear and empty groups vanish from their parents.
  */
-export function simplify(node: RequirementNode): RequirementNode {
+function simplify(node: RequirementNode): RequirementNode {
   if (node.type !== 'all' && node.type !== 'any') return node;
   const counted = node.type === 'any' && (node.count ?? 1) > 1;
   const children: RequirementNode[] = [];

@@ -35,7 +35,7 @@ const NOTES = [
 ];
 
 /** Parses requirement tokens with the grammar; whatever the grammar cannot reach is kept as unparsed. */
-export function parseClause(tokens: Token[], source: string, ctx: ParseContext): RequirementNode {
+function parseClause(tokens: Token[], source: string, ctx: ParseContext): RequirementNode {
   if (!tokens.length) return allOf([]);
   const cursor = new Cursor(tokens, source, ctx);
   const grammar = new Grammar(cursor);

@@ -7,9 +7,9 @@ import { parseCsv } from '../../catalog/ingestion/csv.js';
  * tests; request paths read the catalog from the store, never from these files.
  */
 
-export const SAMPLE_DIR = fileURLToPath(new URL('../../../data/sample/', import.meta.url));
+const SAMPLE_DIR = fileURLToPath(new URL('../../../data/sample/', import.meta.url));
 
-export type SourceName = 'sfu' | 'ubc' | 'langara';
+type SourceName = 'sfu' | 'ubc' | 'langara';
 
 export interface SourceText {
   source: SourceName;

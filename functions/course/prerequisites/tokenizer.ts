@@ -5,7 +5,7 @@ import { CANONICAL_SUBJECT_SOURCE, normalizeCourseCode } from '../../catalog/cou
  * percentages and "(a)"-style labels become their own tokens so the grammar never re-reads text.
  */
 
-export type TokenKind = 'course' | 'hs' | 'number' | 'percent' | 'grade' | 'word' | 'label' | 'punct';
+type TokenKind = 'course' | 'hs' | 'number' | 'percent' | 'grade' | 'word' | 'label' | 'punct';
 
 export interface Token {
   kind: TokenKind;

@@ -15,9 +15,9 @@ import type { RequirementNode } from './tree.js';
 
 export const VERDICT_LIMIT = 160;
 
-export type VerdictStatus = 'met' | 'met-if-grades' | 'not-met' | 'cannot-check';
+type VerdictStatus = 'met' | 'met-if-grades' | 'not-met' | 'cannot-check';
 
-export interface Needed {
+interface Needed {
   /** A flat phrase: "one of CMPT 125, CMPT 129 or CMPT 135, with C- or better". */
   text: string;
   /** The course codes it names. */

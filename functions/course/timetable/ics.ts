@@ -7,7 +7,7 @@ import { dayIndex, type Day } from './week.js';
  */
 
 /** Every institution we serve is in British Columbia. */
-export const TIME_ZONE = 'America/Vancouver';
+const TIME_ZONE = 'America/Vancouver';
 
 /** America/Vancouver's rules since 2007 (second Sunday of March, first Sunday of November). */
 const VTIMEZONE = [
@@ -74,7 +74,7 @@ function event(meeting: CalendarMeeting, stamp: string): string[] {
 }
 
 /** The first date from `from` to `to` that falls on one of `days`. */
-export function firstOccurrence(from: string, to: string, days: Day[]): string | undefined {
+function firstOccurrence(from: string, to: string, days: Day[]): string | undefined {
   const wanted = new Set(days.map((day) => (dayIndex(day) + 1) % 7));
   const date = new Date(`${from}T00:00:00Z`);
   for (let i = 0; i < 7; i++) {

@@ -23,7 +23,7 @@ const COMPONENT_TYPES = new Set(['LAB', 'TUT', 'RQL']);
 const OPEN_LAB_TYPES = new Set(['OPL']);
 
 /** One place in an option (the enrolment section or one component), with sections at exactly the same times. */
-export interface Placement {
+interface Placement {
   section: Section;
   kind: string;
   /** Other sections that meet at exactly the same times and campus: interchangeable for the timetable. */
@@ -56,7 +56,7 @@ export interface CourseOptions {
 }
 
 /** The meeting types a section has in the week ("LEC", "LAB", "LEC+LAB"); all its types when it has no timed one. */
-export function kindOf(section: Section): string {
+function kindOf(section: Section): string {
   const timed = section.meetings.filter(isTimed);
   const types = [...new Set((timed.length ? timed : section.meetings).map((m) => m.type))].sort();
   return types.join('+') || 'OTHER';

@@ -25,7 +25,7 @@ export interface Combination {
   shape: WeekShape;
 }
 
-export interface Clash {
+interface Clash {
   a: { course: string; section: string; day: Day; start: number; end: number };
   b: { course: string; section: string; day: Day; start: number; end: number };
 }

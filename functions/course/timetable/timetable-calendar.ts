@@ -6,7 +6,7 @@ import { isTimed } from './week.js';
 
 const MEETING_NAMES: Record<string, string> = { LEC: 'Lecture', LAB: 'Lab', TUT: 'Tutorial', SEM: 'Seminar', RQL: 'Lab', STD: 'Studio', OLC: 'Online', WWW: 'Online' };
 
-export const meetingName = (type: string) => MEETING_NAMES[type] ?? type;
+const meetingName = (type: string) => MEETING_NAMES[type] ?? type;
 
 /** One combination as an .ics file: a weekly event per meeting of every section taken. */
 export function combinationCalendar(combination: Combination, context: { term: string; span: TermSpan; codes: Map<string, string>; titles: Map<string, string | null>; now: Date }): string {

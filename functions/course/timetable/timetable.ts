@@ -30,9 +30,9 @@ export interface Pin {
   section: string;
 }
 
-export type CourseStatusKind = 'placed' | 'no-sections' | 'no-fixed-times' | 'no-fit';
+type CourseStatusKind = 'placed' | 'no-sections' | 'no-fixed-times' | 'no-fit';
 
-export interface CourseStatus {
+interface CourseStatus {
   course: string;
   title: string | null;
   status: CourseStatusKind;
@@ -152,7 +152,7 @@ function conflictMessage(conflict: Conflict, codeOf: Map<string, string>, restri
   return `${head}${restricted ? ' with your choices' : ''}${example ? `: e.g. ${at(example.a)} overlaps ${at(example.b)}` : ''}.`;
 }
 
-export function listOf(items: string[]): string {
+function listOf(items: string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

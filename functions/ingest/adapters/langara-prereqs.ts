@@ -14,7 +14,7 @@ const COLUMNS = ['subject', 'course_code', 'prerequisite_text'];
  * the parser's job, not the ingest's. Note that `converted-subset.json` is keyed by the full text,
  * so a join against it must put the label back.
  */
-export const PREREQ_LABEL = /^\s*Prerequisite\(s\):\s*/;
+const PREREQ_LABEL = /^\s*Prerequisite\(s\):\s*/;
 
 function courseFragment(table: CsvTable, row: CsvRow, context: AdapterContext): CourseFragment {
   const cells = rowCells(table, row);

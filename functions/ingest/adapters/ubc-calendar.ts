@@ -78,7 +78,7 @@ export function splitCalendarDescription(raw: string | null | undefined): Calend
 }
 
 /** "3" → 3, "1.5" → 1.5; ranges ("3-6") and blanks are unknown credit, not a number. */
-export function calendarCredits(value: string | null | undefined): number | null {
+function calendarCredits(value: string | null | undefined): number | null {
   const trimmed = value?.trim();
   return trimmed && /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : null;
 }

@@ -16,7 +16,7 @@ const INSTITUTION = 'uvic';
 const COURSE_ID = new RegExp(String.raw`^(${CANONICAL_SUBJECT_SOURCE})(\d{3}[A-Z]?)$`);
 const LINKED_COURSE = new RegExp(String.raw`<a [^>]*>\s*(${CANONICAL_SUBJECT_SOURCE})(\d{3}[A-Z]?)\s*<\/a>[^<]*(?:<span[^>]*>\s*\([\d.]+\)\s*<\/span>)?`, 'g');
 
-export function uvicCode(id: string): string {
+function uvicCode(id: string): string {
   const match = COURSE_ID.exec(id.trim());
   if (!match) throw new RecordError(`not a UVic course id: "${id}"`);
   return courseCode(match[1]!, match[2]!);

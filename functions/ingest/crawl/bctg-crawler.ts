@@ -17,7 +17,7 @@ interface ListMemory<T> extends PageMemory {
   data: T[];
 }
 
-export class UnknownSender extends Error {}
+class UnknownSender extends Error {}
 
 /**
  * The BC Transfer Guide, every sending institution it lists (or the ones asked for), subject by

@@ -9,7 +9,7 @@ import type { PoliteClient } from './polite-client.js';
  */
 
 /** One piece of a crawl that is fetched and ingested whole (a subject's agreements, a department's outlines). */
-export interface CrawlUnit {
+interface CrawlUnit {
   kind: 'unit';
   /** Its place in the crawl's order; the checkpoint keeps the last one finished. */
   key: string[];
@@ -20,7 +20,7 @@ export interface CrawlUnit {
 }
 
 /** Every unit of a part was offered: the part is verified if none of them failed. */
-export interface PartDone {
+interface PartDone {
   kind: 'part-done';
   key: string[];
   part: string;

@@ -20,7 +20,7 @@ export interface CrawlOrigins {
 }
 
 /** Where each source lives; tests (and mirrors) point them elsewhere. */
-export const DEFAULT_ORIGINS: CrawlOrigins = {
+const DEFAULT_ORIGINS: CrawlOrigins = {
   bctg: { www: 'https://www.bctransferguide.ca', ws: 'https://ws.bctransferguide.ca', api: 'https://api.bctransferguide.ca' },
   sfuOutlines: 'https://www.sfu.ca',
 };
@@ -65,7 +65,7 @@ export function crawlOrigins(env: Env = process.env): CrawlOrigins {
 }
 
 /** The origins a crawl of each source may reach: its client's allow-list, every other origin refused. */
-export function allowedOrigins(origins: CrawlOrigins = DEFAULT_ORIGINS): Record<CrawlableSource, string[]> {
+function allowedOrigins(origins: CrawlOrigins = DEFAULT_ORIGINS): Record<CrawlableSource, string[]> {
   return {
     [TRANSFER_SOURCE]: [origins.bctg.www, origins.bctg.ws, origins.bctg.api],
     [SFU_CRAWL_SOURCE]: [origins.sfuOutlines],

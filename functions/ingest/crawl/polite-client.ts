@@ -67,7 +67,7 @@ const RETRYABLE = (status: number) => status === 408 || status === 429 || status
 const SLOW_DOWN = (status: number) => status === 429 || status === 503;
 const MAX_REDIRECTS = 5;
 
-export const DEFAULT_USER_AGENT = `TutorNexusCrawler/${SERVICE_VERSION} (course and transfer data for students; at most 2 requests at a time)`;
+const DEFAULT_USER_AGENT = `TutorNexusCrawler/${SERVICE_VERSION} (course and transfer data for students; at most 2 requests at a time)`;
 
 /**
  * The only way the crawlers reach the network: per host at most two requests in flight, retries with

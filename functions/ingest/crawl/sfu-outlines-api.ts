@@ -6,7 +6,7 @@ import { PageFailed, type PageResponse, type PoliteClient, type Validators } fro
  * the query string with no key (`?2026/fall/cmpt/225/d100`), JSON lists at every level above the
  * outline, and a 404 for a missing object as for a bad parameter.
  */
-export const OUTLINES_PATH = '/bin/wcm/course-outlines';
+const OUTLINES_PATH = '/bin/wcm/course-outlines';
 
 /** One entry of a list level: `value` goes in the next URL, `text` is how SFU writes it. */
 export interface ListEntry {

@@ -14,7 +14,7 @@ export const SFU_CRAWL_SOURCE = 'sfu-outlines';
 const PART_END = '\uffff';
 const SEASON_VALUES = ['spring', 'summer', 'fall'] as const;
 
-export class UnknownTerm extends Error {}
+class UnknownTerm extends Error {}
 
 /** `2026/fall`, `2026-fall` or `Fall 2026` as the canonical term; undefined when it is none of SFU's. */
 export function sfuTerm(input: string): string | undefined {

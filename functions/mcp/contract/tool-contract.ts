@@ -4,7 +4,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Surface } from '../surface/surface-contract.js';
 import { surfaceBreakingChanges, surfaceEntries, surfaceProblems, type ContractPrompt, type ContractResource, type ContractView } from './surface-entries.js';
 
-export const CONTRACT_VERSION = 1;
+const CONTRACT_VERSION = 1;
 export const CONTRACT_PATH = `schema/tools.v${CONTRACT_VERSION}.json`;
 
 export interface ContractTool {

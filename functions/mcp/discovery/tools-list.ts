@@ -55,18 +55,21 @@ export const toolsListTool = defineTool({
     return {
       data: {
         domains,
-        tools: registry.servedText(selected.map((tool) => ({
-          name: registry.servedName(tool),
-          title: tool.title,
-          description: tool.description,
-          domain: tool.domain,
-          tags: tool.tags,
-          category: tool.category,
-          access: tool.access,
-          annotations: annotationsOf(tool),
-          metadata: metadataOf(tool),
-          ...(args.includeSchemas ? { inputSchema: jsonSchemasOf(tool).input, outputSchema: jsonSchemasOf(tool).output } : {}),
-        }))),
+        // Each tool's summary is the same for every call: built and renamed for the prefix once per registry.
+        tools: selected.map((tool) =>
+          registry.rendered(tool, args.includeSchemas ? 'tools_list+schemas' : 'tools_list', () => ({
+            name: registry.servedName(tool),
+            title: tool.title,
+            description: tool.description,
+            domain: tool.domain,
+            tags: tool.tags,
+            category: tool.category,
+            access: tool.access,
+            annotations: annotationsOf(tool),
+            metadata: metadataOf(tool),
+            ...(args.includeSchemas ? { inputSchema: jsonSchemasOf(tool).input, outputSchema: jsonSchemasOf(tool).output } : {}),
+          })),
+        ),
       },
       hints: {
         confidence: [{ name: 'matched-share', value: selected.length ? 1 : 0 }],

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../platform/config.js';
 
 /** The names a loopback origin carries (local tools such as the MCP Inspector), IPv6 in brackets as URL hostnames are. */
-export const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
+const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 /**
  * Browsers may call the deployment from its own origin and from local tools (the Inspector on

@@ -6,7 +6,7 @@ import { USER_PERMISSIONS, type Principal } from '../../platform/auth/principal.
 import { logger, resolveTraceId } from '../../platform/observability.js';
 import type { Services } from '../../platform/services.js';
 import { storeReachable } from '../../platform/store/health-probe.js';
-import { DOMAINS, type AnyToolDefinition, type Domain } from '../tools/define-tool.js';
+import { DOMAINS, type AnyToolDefinition } from '../tools/define-tool.js';
 import { ToolError, type FieldIssue } from '../tools/errors.js';
 import type { ContractRunner, ToolExecutor } from '../tools/invoke-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -16,7 +16,8 @@ import { challengeFor, challengeResponse, corsHeaders, withHeaders } from './aut
 import { countedAuthentication } from './counted-authentication.js';
 import { authorizationOf, serveWebSession, WEB_SESSION_PATH } from './web-session.js';
 import { serveLegacyJson, wantsPlainJson } from './legacy-json.js';
-import { prototypeKeysInToolCalls, readBody, resourceReadsIn, toolCallsIn, MAX_REQUEST_BODY_BYTES } from './request-body.js';
+import { preflight } from './preflight.js';
+import { readBody, MAX_REQUEST_BODY_BYTES } from './request-body.js';
 import type { Completer } from '../surface/completion.js';
 import { findResource, surfaceFor, type Surface } from '../surface/surface-contract.js';
 import { errorJson, handleRestCall } from './rest.js';
@@ -193,14 +194,16 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       }
       return handleRestCall({ bodyText: body.text, signal: request.signal, toolName: restMatch[1]!, registry: all.registry, services, principal, traceId, executeTool: options.executeTool, contractRunner: options.contractRunner });
     }
-    const parsedBody = parseJson(body.text);
+    // What the edge must decide before the SDK parses the body (preflight.ts); the SDK does the rest.
+    const peek = preflight(body.text);
+    const parsedBody = peek.parsed;
     // A call the caller may not make is refused at the HTTP level, so OAuth-capable clients sign in (MCP authorization spec).
-    for (const call of parsedBody === undefined ? [] : toolCallsIn(parsedBody)) {
+    for (const call of peek.toolCalls) {
       const challenge = challengeOf(endpoint!.registry.get(call.name));
       if (challenge) return challengeResponse(challenge, call.id);
     }
     // A resource that is some user's (a transcript) is read through that user's tools: the same challenge.
-    for (const read of parsedBody === undefined ? [] : resourceReadsIn(parsedBody)) {
+    for (const read of peek.resourceReads) {
       const resource = findResource(endpoint!.surface, read.uri)?.resource;
       for (const tool of resource?.access === 'user' ? resource.readsTools : []) {
         const definition = endpoint!.registry.get(endpoint!.registry.servedName({ name: tool }));
@@ -209,7 +212,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
         if (challenge) return challengeResponse(challenge, read.id);
       }
     }
-    const extra: McpAuthExtra = { principal, traceId, inputIssues: parsedBody === undefined ? new Map() : prototypeKeysInToolCalls(parsedBody) };
+    const extra: McpAuthExtra = { principal, traceId, inputIssues: peek.inputIssues };
     // The body is read once, here: the SDK takes it parsed, or re-reads the text to answer a parse error its way.
     const forwarded = parsedBody === undefined ? new Request(request, { body: body.text }) : request;
     const authInfo = {
@@ -219,7 +222,7 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
       scopes: principal.kind === 'user' ? [...principal.permissions] : [],
       extra: extra as unknown as Record<string, unknown>,
     };
-    if (parsedBody !== undefined && (await wantsPlainJson(request, parsedBody))) {
+    if (parsedBody !== undefined && (await wantsPlainJson(request, peek))) {
       const server = buildMcpServer({
         registry: endpoint!.registry,
         services,
@@ -235,15 +238,6 @@ export function createHttpApp(options: HttpAppOptions): FetchHandler {
     }
     return endpoint!.mcp.fetch(forwarded, { ...(parsedBody === undefined ? {} : { parsedBody }), authInfo });
   };
-}
-
-function parseJson(text: string): unknown {
-  if (!text.trim()) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -289,4 +283,3 @@ function protectedResourceMetadata(request: Request, services: Services, resourc
   };
 }
 
-export type { Domain };

@@ -50,7 +50,7 @@ export async function answerApiGatewayEvent(app: FetchHandler, event: APIGateway
 }
 
 /** API Gateway REST proxy event → web Request. The stage is kept in the URL so links we build resolve. */
-export function toRequest(event: APIGatewayProxyEvent): Request {
+function toRequest(event: APIGatewayProxyEvent): Request {
   const headers = new Headers();
   for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
     for (const value of values ?? []) headers.append(name, value);

@@ -1,4 +1,5 @@
 import { isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import type { Preflight } from './preflight.js';
 
 /**
  * A 2025-era request that asked for no progress gets nothing but its result, so plain JSON serves it
@@ -6,10 +7,8 @@ import { isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInf
  * the SSE stream their notifications need. This is the user-land routing the SDK documents for
  * `isLegacyRequest`: the SDK's own transport in its JSON response mode does the rest.
  */
-export async function wantsPlainJson(request: Request, parsedBody: unknown): Promise<boolean> {
-  const messages = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
-  const progress = messages.some((message) => (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken !== undefined);
-  return !progress && (await isLegacyRequest(request, parsedBody));
+export async function wantsPlainJson(request: Request, body: Pick<Preflight, 'parsed' | 'asksForProgress'>): Promise<boolean> {
+  return !body.asksForProgress && (await isLegacyRequest(request, body.parsed));
 }
 
 /** Serves one stateless 2025-era exchange with a JSON response, on a server of its own. */

@@ -51,14 +51,11 @@ export function buildMcpServer(args: {
   };
   const server = new Server(
     { name: SERVICE_NAME, title: 'Tutor Nexus', version: SERVICE_VERSION, icons: SERVER_ICONS },
-    { capabilities, instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS },
+    { capabilities, instructions: registry.rendered(registry, 'instructions', () => INSTRUCTIONS), cacheHints: CACHE_HINTS },
   );
 
-  // Every client gets the views: at tools/list a stateless server cannot know what the client declared, and hosts without MCP Apps ignore `_meta.ui`.
-  const viewMeta = viewMetaByTool(surface);
   server.setRequestHandler('tools/list', async () => ({
-    // Descriptions and schemas name tools as served (another TN_TOOL_PREFIX renames them everywhere).
-    tools: listTools(registry, viewMeta),
+    tools: listTools(registry, surface),
     // What a client may key a cached list on: it changes only with the release.
     _meta: { 'tutor-nexus/release': SERVICE_VERSION },
   }));
@@ -98,9 +95,18 @@ export function buildMcpServer(args: {
   return server;
 }
 
-/** Every tool of an endpoint as tools/list answers it (a host's budget: ADR 0026), each with its view's `_meta` where it has one (ADR 0038). */
-export function listTools(registry: ToolRegistry, viewMeta: Map<string, Record<string, unknown>> = new Map()) {
-  return registry.getAll().map((definition) => listedTool(definition, registry, { _meta: viewMeta.get(definition.name) }));
+/**
+ * Every tool of an endpoint as tools/list answers it (a host's budget: ADR 0026), each with its view's
+ * `_meta` where it has one (ADR 0038). Built and renamed for the prefix once per registry and surface (a
+ * server is built per request; the list is the same for all of them), so descriptions and schemas name
+ * tools as served without walking the list on every call.
+ */
+export function listTools(registry: ToolRegistry, surface: Surface = NO_SURFACE) {
+  return registry.rendered(surface, 'tools/list', () => {
+    // Every client gets the views: at tools/list a stateless server cannot know what the client declared, and hosts without MCP Apps ignore `_meta.ui`.
+    const viewMeta = viewMetaByTool(surface);
+    return registry.getAll().map((definition) => listedTool(definition, registry, { _meta: viewMeta.get(definition.name) }));
+  });
 }
 
 /**
@@ -109,7 +115,7 @@ export function listTools(registry: ToolRegistry, viewMeta: Map<string, Record<s
  * outputSchema even on isError results (the v1 SDK client throws), so the ErrorResponse travels
  * as the first text block and in `_meta.error`.
  */
-export function toCallToolResult(invocation: Invocation): CallToolResult {
+function toCallToolResult(invocation: Invocation): CallToolResult {
   if (invocation.ok) {
     return {
       content: [

@@ -40,6 +40,7 @@ export function buildOpenApiDocument(registry: ToolRegistry, serverUrl?: string)
     } as Parameters<typeof openapi.registerPath>[0]);
   }
 
+  // Renamed for the prefix as a whole, once: the app builds this document on the first request for it and keeps its text.
   return registry.servedText(new OpenApiGeneratorV31(openapi.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

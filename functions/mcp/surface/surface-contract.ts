@@ -10,9 +10,9 @@ export const COMPLETION_KINDS = ['institution', 'course', 'course-list', 'course
 export type CompletionKind = (typeof COMPLETION_KINDS)[number];
 
 /** Runs a tool by its unprefixed name the way tools/call would, and returns its output or throws its ErrorResponse. */
-export type ToolReader = (toolName: string, input: Record<string, unknown>) => Promise<unknown>;
+type ToolReader = (toolName: string, input: Record<string, unknown>) => Promise<unknown>;
 
-export interface ResourceContents {
+interface ResourceContents {
   /** Shown to people (hosts render markdown). */
   markdown: string;
   /** The same view as the tool that reads it, for clients that parse. */
@@ -46,7 +46,7 @@ export interface ResourceContract<P extends z.ZodObject = z.ZodObject> {
 }
 
 /** Which output fields name this resource, and how such a value becomes the template's variables. */
-export interface ResourceLinkSource {
+interface ResourceLinkSource {
   fields: readonly string[];
   /** The template's variables for a field's value, or undefined when the value names no such resource. */
   variables: (value: string) => Record<string, string> | undefined;

@@ -13,7 +13,7 @@ import { findResource, templateVariables, type AnyResourceContract, type Complet
 import { findView, readView, viewResources } from './view-server.js';
 
 /** An ErrorResponse from a tool a resource reads through. */
-export class ResourceReadError extends Error {
+class ResourceReadError extends Error {
   constructor(readonly error: ErrorResponse) {
     super(error.message);
   }
@@ -35,28 +35,35 @@ const isTemplate = (resource: AnyResourceContract) => templateVariables(resource
 /** resources/*, prompts/* and completion/complete, answered from the surface contracts. */
 export function registerSurface(server: Server, serving: SurfaceServing): void {
   const { registry, surface } = serving;
+  // Per call: what a read or a prompt produces from its arguments. The lists below are the same for
+  // every call, so they are built and renamed for the prefix once per registry (ToolRegistry.rendered).
   const text = <T>(value: T) => registry.servedText(value);
 
   server.setRequestHandler('resources/list', async () => ({
-    resources: [...surface.resources.filter((r) => !isTemplate(r)).map((r) => ({
-      uri: r.uriTemplate,
-      name: r.name,
-      title: r.title,
-      description: text(r.description),
-      mimeType: 'text/markdown',
-      icons: DOMAIN_ICONS[r.domain],
-    })), ...viewResources(surface, text)],
+    resources: registry.rendered(surface, 'resources/list', () => [
+      ...surface.resources.filter((r) => !isTemplate(r)).map((r) => ({
+        uri: r.uriTemplate,
+        name: r.name,
+        title: r.title,
+        description: r.description,
+        mimeType: 'text/markdown',
+        icons: DOMAIN_ICONS[r.domain],
+      })),
+      ...viewResources(surface),
+    ]),
   }));
 
   server.setRequestHandler('resources/templates/list', async () => ({
-    resourceTemplates: surface.resources.filter(isTemplate).map((r) => ({
-      uriTemplate: r.uriTemplate,
-      name: r.name,
-      title: r.title,
-      description: text(r.description),
-      mimeType: 'text/markdown',
-      icons: DOMAIN_ICONS[r.domain],
-    })),
+    resourceTemplates: registry.rendered(surface, 'resources/templates/list', () =>
+      surface.resources.filter(isTemplate).map((r) => ({
+        uriTemplate: r.uriTemplate,
+        name: r.name,
+        title: r.title,
+        description: r.description,
+        mimeType: 'text/markdown',
+        icons: DOMAIN_ICONS[r.domain],
+      })),
+    ),
   }));
 
   server.setRequestHandler('resources/read', async (request) => {
@@ -89,17 +96,19 @@ export function registerSurface(server: Server, serving: SurfaceServing): void {
   });
 
   server.setRequestHandler('prompts/list', async () => ({
-    prompts: surface.prompts.map((p) => ({
-      name: p.name,
-      title: p.title,
-      description: text(p.description),
-      arguments: Object.entries(p.args.shape as Record<string, z.ZodType>).map(([name, schema]) => ({
-        name,
-        description: schema.description,
-        required: !schema.safeParse(undefined).success,
+    prompts: registry.rendered(surface, 'prompts/list', () =>
+      surface.prompts.map((p) => ({
+        name: p.name,
+        title: p.title,
+        description: p.description,
+        arguments: Object.entries(p.args.shape as Record<string, z.ZodType>).map(([name, schema]) => ({
+          name,
+          description: schema.description,
+          required: !schema.safeParse(undefined).success,
+        })),
+        icons: DOMAIN_ICONS[p.domain],
       })),
-      icons: DOMAIN_ICONS[p.domain],
-    })),
+    ),
   }));
 
   server.setRequestHandler('prompts/get', async (request) => {
@@ -108,7 +117,7 @@ export function registerSurface(server: Server, serving: SurfaceServing): void {
     const args = prompt.args.safeParse(request.params.arguments ?? {});
     if (!args.success) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `BAD_REQUEST: ${issuesOf(args.error)}`);
     return {
-      description: text(prompt.description),
+      description: registry.rendered(prompt, 'description', () => prompt.description),
       messages: [{ role: 'user' as const, content: { type: 'text' as const, text: text(prompt.render(args.data)) } }],
     };
   });

@@ -4,13 +4,13 @@ import { DOMAIN_ICONS } from './icons.js';
 import type { Surface } from './surface-contract.js';
 import { toolViewMeta, VIEW_MIME_TYPE, VIEW_RESOURCE_META, viewUri, type ViewContract } from './view-contract.js';
 
-/** The views an endpoint serves, as resources/list entries (listed so a host can review and prefetch them). */
-export function viewResources(surface: Surface, servedText: (text: string) => string) {
+/** The views an endpoint serves, as resources/list entries (listed so a host can review and prefetch them); renamed for the prefix with the list they join. */
+export function viewResources(surface: Surface) {
   return (surface.views ?? []).map((view) => ({
     uri: viewUri(view.name),
     name: view.name,
     title: view.title,
-    description: servedText(view.description),
+    description: view.description,
     mimeType: VIEW_MIME_TYPE,
     icons: DOMAIN_ICONS[view.domain],
     _meta: VIEW_RESOURCE_META,

@@ -2,7 +2,7 @@ import * as z from 'zod/v4';
 
 const Priority = z.enum(['critical', 'high', 'medium', 'low']);
 
-export const SuggestedActionSchema = z.object({
+const SuggestedActionSchema = z.object({
   action: z.string(),
   priority: Priority,
   description: z.string().optional(),
@@ -13,14 +13,14 @@ export const SuggestedActionSchema = z.object({
   reversible: z.boolean().optional(),
 });
 
-export const RelatedResourceSchema = z.object({
+const RelatedResourceSchema = z.object({
   type: z.string(),
   id: z.string(),
   label: z.string(),
   relevance: z.number().min(0).max(1),
 });
 
-export const RiskFactorSchema = z.object({
+const RiskFactorSchema = z.object({
   type: z.enum(['performance', 'accuracy', 'cost', 'complexity', 'user-experience', 'security']),
   severity: Priority,
   description: z.string(),
@@ -29,7 +29,7 @@ export const RiskFactorSchema = z.object({
   mitigation: z.string().optional(),
 });
 
-export const WarningSchema = z.object({
+const WarningSchema = z.object({
   type: z.enum(['validation', 'duplicate', 'conflict', 'deprecation', 'performance']),
   severity: Priority,
   message: z.string(),
@@ -67,7 +67,7 @@ export const AgentHintsSchema = z.object({
 });
 
 export type AgentHints = z.infer<typeof AgentHintsSchema>;
-export type SuggestedAction = z.infer<typeof SuggestedActionSchema>;
+type SuggestedAction = z.infer<typeof SuggestedActionSchema>;
 
 /**
  * Evidence a confidence score is computed from. Each signal is a ratio in [0, 1]

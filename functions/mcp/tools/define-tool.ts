@@ -7,9 +7,9 @@ export const DOMAINS = ['session', 'course', 'transfer', 'user', 'tools'] as con
 export type Domain = (typeof DOMAINS)[number];
 
 export type ToolCategory = 'query' | 'mutation' | 'analysis' | 'generation';
-export type ResponseTime = 'fast' | 'medium' | 'slow';
+type ResponseTime = 'fast' | 'medium' | 'slow';
 
-export interface ToolExample {
+interface ToolExample {
   description: string;
   input: Record<string, unknown>;
   /** 'success' or the error code the example demonstrates; examples are executed in the test suite. */
@@ -18,7 +18,7 @@ export interface ToolExample {
   output?: unknown;
 }
 
-export interface ToolOutcome<O> {
+interface ToolOutcome<O> {
   data: O;
   hints: HintInput;
   /** Seed 002: tells the agent how to use this result, when that is not obvious. */
@@ -76,6 +76,12 @@ export type AnyToolDefinition = ToolDefinition<any, any>;
 export type ToolContract<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> = Omit<ToolDefinition<I, O>, 'handler'>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyToolContract = ToolContract<any, any>;
+
+/**
+ * A tool's output as its contract declares it. The web app and the CLI type their calls with it through
+ * `import type` only: checked against the server's schema, erased from their bundles.
+ */
+export type ToolOutput<Contract extends { output: z.ZodType }> = z.output<Contract['output']>;
 
 /** Identity function that keeps a contract's input and output types tied together. */
 export function defineContract<I extends z.ZodObject, O extends z.ZodType>(contract: ToolContract<I, O>): ToolContract<I, O> {

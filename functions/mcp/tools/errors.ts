@@ -5,22 +5,22 @@ import { ERROR_CODES, ToolError, type ErrorCode } from './tool-error.js';
 
 export { ERROR_CODES, ToolError, type ErrorCode };
 
-export const ErrorCodeSchema = z.enum(ERROR_CODES);
+const ErrorCodeSchema = z.enum(ERROR_CODES);
 
-export const QuotaLimitSchema = z.object({
+const QuotaLimitSchema = z.object({
   current: z.number(),
   max: z.number(),
   window: z.string(),
 });
 
-export const FieldIssueSchema = z.object({
+const FieldIssueSchema = z.object({
   field: z.string().describe('Dotted path of the failing input field; "(root)" for the whole input'),
   message: z.string(),
   code: z.string().optional(),
 });
 export type FieldIssue = z.infer<typeof FieldIssueSchema>;
 
-export const ErrorDetailSchema = z.object({
+const ErrorDetailSchema = z.object({
   reason: z.string().optional(),
   retryAfter: z.number().optional(),
   limit: QuotaLimitSchema.optional(),
@@ -36,8 +36,6 @@ export const ErrorResponseSchema = z.object({
   requestId: z.string(),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
-export type ErrorDetails = z.infer<typeof ErrorDetailSchema>;
-
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
@@ -64,7 +62,7 @@ const DEFAULT_INSTRUCTION: Record<ErrorCode, string> = {
 };
 
 /** The one table from a domain error's kind to the ErrorResponse code callers see. */
-export const CODE_BY_KIND: Record<DomainErrorKind, ErrorCode> = {
+const CODE_BY_KIND: Record<DomainErrorKind, ErrorCode> = {
   invalid: 'BAD_REQUEST',
   unauthenticated: 'UNAUTHORIZED',
   forbidden: 'FORBIDDEN',
@@ -116,7 +114,7 @@ export function mapError(error: unknown, requestId: string): MappedError {
  * Turns zod issues into named fields, so a caller knows exactly what to fix. Bounded: at most
  * `issuesListed` fields, each unknown key once with a short message, long names and messages cut.
  */
-export function fieldIssuesFromZod(error: z.ZodError): { fields: FieldIssue[]; omitted: number } {
+function fieldIssuesFromZod(error: z.ZodError): { fields: FieldIssue[]; omitted: number } {
   const all: FieldIssue[] = [];
   let total = 0;
   for (const issue of error.issues) {

@@ -13,7 +13,7 @@ import { INPUT_BOUNDS, inputBoundIssues } from './input-bounds.js';
 import type { ProgressUpdate, ToolContext } from './tool-context.js';
 import type { ToolRegistry } from './registry.js';
 
-export interface ExecutionMeta {
+interface ExecutionMeta {
   toolVersion: string;
   serviceVersion: string;
   timestamp: string;
@@ -100,6 +100,7 @@ export async function invokeTool(definition: AnyToolDefinition, rawInput: unknow
     const hints = AgentHintsSchema.parse(buildAgentHints(withDeprecation(definition, outcome.hints)));
     if (definition.deprecated) log.warn('deprecated tool called', { replacement: definition.deprecated.replacement });
     // What the server says (hints, instruction, next step) names tools as served; the data is the caller's own.
+    // Renamed here, per call, because it is made per call (unlike listings: ToolRegistry.rendered); the default prefix skips the walk.
     const said = request.registry.servedText({
       hints,
       ...(outcome.instruction ? { instruction: outcome.instruction } : {}),
@@ -122,6 +123,7 @@ export async function invokeTool(definition: AnyToolDefinition, rawInput: unknow
       log.info('tool call', { outcome: 'error', code: mapped.response.code, executionTime: m.executionTime });
     }
     recordToolCall({ tool: request.toolName, durationMs: m.executionTime, outcome: 'error', errorCode: mapped.response.code, cached });
+    // An error's message and instruction are made for this call: renamed per call, like hints.
     const said = request.registry.servedText({ error: mapped.response, instruction: mapped.instruction });
     return { ok: false, ...said, status: mapped.status, meta: m };
   }

@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
 import { CursorCodec, invalidCursor, type CursorScope } from '../../platform/cursor-codec.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
 
 export const PaginationInput = {
   limit: z

@@ -19,6 +19,8 @@ const validDefinitions = new WeakSet<AnyToolDefinition>();
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyToolDefinition>();
+  /** Static text already rendered with this registry's prefix, per source object and part. */
+  private readonly renderedParts = new WeakMap<object, Map<string, unknown>>();
 
   constructor(
     readonly prefix: string,
@@ -46,6 +48,9 @@ export class ToolRegistry {
    * Text that names tools (descriptions, error messages, hints, instructions) is written with the
    * default prefix; a deployment with another TN_TOOL_PREFIX serves it with its own, so an agent is
    * never pointed at a name that does not exist. Strings anywhere inside `value` are rendered.
+   *
+   * Only for text made per call (hints, instructions, error and resource messages, a prompt rendered
+   * from its arguments): what every call shows alike goes through `rendered`, once per registry.
    */
   servedText<T>(value: T): T {
     if (this.prefix === 'tn_') return value;
@@ -56,6 +61,20 @@ export class ToolRegistry {
       return item;
     };
     return render(value) as T;
+  }
+
+  /**
+   * What never changes while this registry lives (a tool's listing, a resource or prompt list, the
+   * server's instructions): built and rendered with the prefix on first use, then the same object for
+   * every call.
+   * `source` is what the part is made from (a definition, a surface, the registry itself) and `part`
+   * names which of its renderings this is. Callers must not mutate the result: it is shared.
+   */
+  rendered<T>(source: object, part: string, build: () => T): T {
+    let parts = this.renderedParts.get(source);
+    if (!parts) this.renderedParts.set(source, (parts = new Map()));
+    if (!parts.has(part)) parts.set(part, this.servedText(build()));
+    return parts.get(part) as T;
   }
 
   get(servedName: string): AnyToolDefinition | undefined {

@@ -13,7 +13,8 @@ import type { ToolRegistry } from './registry.js';
  */
 export function listedTool(definition: AnyToolDefinition, registry: ToolRegistry, extra: { _meta?: Record<string, unknown> } = {}) {
   const schemas = jsonSchemasOf(definition);
-  return registry.servedText({
+  // Written with the default prefix: the caller renders the whole listing once (ToolRegistry.rendered).
+  return {
     name: registry.servedName(definition),
     title: definition.title,
     description: definition.description,
@@ -21,7 +22,7 @@ export function listedTool(definition: AnyToolDefinition, registry: ToolRegistry
     outputSchema: outputShape(schemas.output) as { type: 'object' },
     annotations: annotationsOf(definition),
     ...(extra._meta ? { _meta: extra._meta } : {}),
-  });
+  };
 }
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -38,7 +39,7 @@ type Schema = Record<string, unknown>;
  * (±2^53−1), a date pattern beside its `format`, a description repeated inside an `anyOf` branch, and the inner structure of objects nested below a parameter's own fields (such as a
  * snapshot to pass back verbatim), which is listed by type and description.
  */
-export function listedInput(schema: Schema): Schema {
+function listedInput(schema: Schema): Schema {
   const visit = (node: unknown, depth: number, parentDescribed: boolean): unknown => {
     if (Array.isArray(node)) return node.map((item) => visit(item, depth, parentDescribed));
     if (!node || typeof node !== 'object') return node;
@@ -71,7 +72,7 @@ export function listedInput(schema: Schema): Schema {
  * later additive field is accepted: no `additionalProperties: false`); what each field means, and which
  * are always there, is in the docs and `tn_tools_list`.
  */
-export function outputShape(schema: Schema): Schema {
+function outputShape(schema: Schema): Schema {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   return { type: 'object', properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, typeOnly(property, false)])) };
 }

@@ -27,7 +27,7 @@ export const ATTEMPT_LIMITS = {
 } as const satisfies Record<string, AttemptLimit>;
 
 /** Quota counters of an address sit under a pseudo-user no real user id can be (`~` as the anonymous pool's). */
-export const addressOwner = (address: string) => `~address:${address}`;
+const addressOwner = (address: string) => `~address:${address}`;
 
 /**
  * Counts attempts per address against one limit. An address found over it is remembered until its

@@ -23,11 +23,11 @@ export interface LocalToken {
 }
 
 /** A chosen local token must be at least this long and this varied: it is a password to every tool of its user. */
-export const LOCAL_TOKEN_MIN_LENGTH = 16;
-export const LOCAL_TOKEN_MIN_DISTINCT = 8;
+const LOCAL_TOKEN_MIN_LENGTH = 16;
+const LOCAL_TOKEN_MIN_DISTINCT = 8;
 
 /** Why a chosen local token is too weak to guard a server, or undefined. Never repeats the token. */
-export function localTokenWeakness(token: string): string | undefined {
+function localTokenWeakness(token: string): string | undefined {
   if (/\s/.test(token)) return 'it contains whitespace';
   if (token.length < LOCAL_TOKEN_MIN_LENGTH) return `it has ${token.length} characters, fewer than ${LOCAL_TOKEN_MIN_LENGTH}`;
   const distinct = new Set(token).size;
@@ -166,7 +166,7 @@ async function verifyJwt(token: string, jwks: ReturnType<typeof createRemoteJWKS
  * with `.` for `:` since Cognito scope names cannot contain a colon. A token naming none of ours
  * gets the default user set.
  */
-export function scopesOf(payload: JWTPayload): string[] | undefined {
+function scopesOf(payload: JWTPayload): string[] | undefined {
   const scope = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
   const ours = knownPermissions(scope.map((s) => s.replace(/^[^/]+\//, '').replace('.', ':')));
   return ours.length ? ours : undefined;

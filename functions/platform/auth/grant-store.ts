@@ -11,7 +11,7 @@ import { ENTITY, oauthKeys } from '../store/keys.js';
  * short while per process, so a busy client costs one read per GRANT_CHECK_REUSE_MS; a revocation in
  * this process (the local server) forgets it at once.
  */
-export const GRANT_CHECK_REUSE_MS = 30_000;
+const GRANT_CHECK_REUSE_MS = 30_000;
 const MAX_REMEMBERED = 10_000;
 
 const liveUntil = new Map<string, number>();

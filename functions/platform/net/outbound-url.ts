@@ -19,7 +19,7 @@ const badUrl = (message: string) => DomainError.invalid(message, [{ field: 'base
  * Host names that are this machine or a private network by name, whatever DNS says. Any other name
  * (a single label included) is judged by the addresses it resolves to, at every connection.
  */
-export function isPrivateName(hostname: string): boolean {
+function isPrivateName(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
   return host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local') || host.endsWith('.home.arpa');
 }

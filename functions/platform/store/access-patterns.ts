@@ -22,7 +22,7 @@ export type Operation =
 export type Entity = (typeof ENTITY)[keyof typeof ENTITY];
 
 /** A sort-key condition of a template: a plain string is the whole sort key. */
-export type SortKeyTemplate = string | { beginsWith: string } | { between: readonly [string, string] };
+type SortKeyTemplate = string | { beginsWith: string } | { between: readonly [string, string] };
 
 /**
  * A key as keys.ts builds it, called with params: `sessionKeys.meta(param('sessionId'))` is the META

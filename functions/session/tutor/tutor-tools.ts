@@ -35,10 +35,15 @@ export async function tutorLookupTools(ctx: ToolContext, maxCalls: number, log: 
   const tools: ToolSet = {};
   for (const contract of TUTOR_LOOKUPS) {
     const name = ctx.registry.servedName(contract);
-    tools[name] = tool({
-      description: ctx.registry.servedText(contract.description),
+    // The same for every turn: built and renamed for the prefix once per registry.
+    const offered = ctx.registry.rendered(contract, 'tutor-lookup', () => ({
+      description: contract.description,
       // The pipeline validates; a malformed call comes back to the model as a BAD_REQUEST it can fix.
-      inputSchema: jsonSchema<Record<string, unknown>>(withoutKeyConstraints(jsonSchemasOf(contract).input) as JSONSchema7),
+      inputSchema: withoutKeyConstraints(jsonSchemasOf(contract).input) as JSONSchema7,
+    }));
+    tools[name] = tool({
+      description: offered.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(offered.inputSchema),
       execute: async (input: Record<string, unknown>) => {
         // The slot is taken before any await: parallel calls in one step cannot overrun the limit.
         if (log.started >= maxCalls) {

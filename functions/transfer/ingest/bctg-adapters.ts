@@ -14,7 +14,7 @@ import { TransferRuleSchema, type TransferRule } from '../rule-model.js';
 
 export type BctgFormat = 'langara-pdf' | 'api-records' | 'api-envelope';
 
-export interface RejectedRow {
+interface RejectedRow {
   sourceRecordId?: string;
   reason: string;
   raw?: unknown;

@@ -45,7 +45,7 @@ function programWords(name: string): string[] {
  * holds; sharing some words but not all (student "Engineering", named "Mechanical Engineering") is
  * not known; sharing none fails.
  */
-export function programStatus(student: string, named: string): ConditionStatus {
+function programStatus(student: string, named: string): ConditionStatus {
   const [mine, theirs] = [programWords(student), programWords(named)];
   if (!theirs.length || !mine.length) return 'unknown';
   const shared = theirs.filter((w) => mine.includes(w));

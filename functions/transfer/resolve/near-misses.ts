@@ -16,7 +16,7 @@ function byContent(a: TransferRule, b: TransferRule): number {
 }
 
 /** Same subject and a number one edit away (CPSC 1160 vs 1161, a renumbered course). */
-export function similarCode(candidate: string, code: string): boolean {
+function similarCode(candidate: string, code: string): boolean {
   const [subjectA, numberA = ''] = candidate.split(' ');
   const [subjectB, numberB = ''] = code.split(' ');
   if (subjectA !== subjectB || numberA === numberB || numberA.length !== numberB.length) return false;

@@ -42,7 +42,7 @@ export interface Plan {
   constraints: PlanConstraint[];
 }
 
-export interface Gathered extends TransferConstraint {
+interface Gathered extends TransferConstraint {
   ruleIds: string[];
 }
 

@@ -69,7 +69,7 @@ function compareScores(a: Score, b: Score): number {
 const usesMemo = new WeakMap<PlanOption, Map<string, number>>();
 
 /** What an option uses: its rule, its courses, its claims (one each unless `uses` says more), and any group or cap. */
-export function usesOf(option: PlanOption): Map<string, number> {
+function usesOf(option: PlanOption): Map<string, number> {
   const known = usesMemo.get(option);
   if (known) return known;
   const uses = new Map<string, number>([[`r${option.id}`, 1]]);

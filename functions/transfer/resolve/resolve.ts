@@ -10,12 +10,12 @@ import { dateFor, inForce, sendingSide } from './rule-span.js';
 
 export { inForce } from './rule-span.js';
 
-export interface EvaluatedCondition extends TransferCondition {
+interface EvaluatedCondition extends TransferCondition {
   status: ConditionStatus;
   wouldHoldIf: string;
 }
 
-export interface EvaluatedOutcome {
+interface EvaluatedOutcome {
   outcome: Outcome;
   status: ConditionStatus;
   /** Whether the given courses are enough for it (a partial award needs `count` of the bundle). */
@@ -27,7 +27,7 @@ export interface EvaluatedOutcome {
  * part of a bundle earns, or (situational) either of two awards whose conditions are each other's
  * opposite ("HIST 1XX (3); HIST 2XX for the AA program"): the credit is certain, which course is not.
  */
-export interface AppliedAward {
+interface AppliedAward {
   basis: 'conditional' | 'partial' | 'situational';
   outcomes: Outcome[];
   credits: number | null;

@@ -7,8 +7,7 @@ import { normalizeCourseCode } from '../../catalog/course-ref.js';
  * Prose that limits credit in words this module cannot type is a condition of type `other`: never
  * taken as holding, so the plan never promises what the wording may forbid.
  */
-export const CONDITION_TYPES = ['prior-credit', 'program', 'minimum-grade', 'recency', 'taken-alone', 'taken-together', 'other', 'not-for-program', 'no-credit-with', 'with-course'] as const;
-export type ConditionType = (typeof CONDITION_TYPES)[number];
+const CONDITION_TYPES = ['prior-credit', 'program', 'minimum-grade', 'recency', 'taken-alone', 'taken-together', 'other', 'not-for-program', 'no-credit-with', 'with-course'] as const;
 
 export const TransferConditionSchema = z
   .object({
@@ -51,7 +50,7 @@ const CODE = String.raw`(?:[A-Z]{2,5} )?[A-Z]{2,5}(?:_[A-Z])? \d{3,4}[A-Z]?`;
 const CODE_LIST = new RegExp(`${CODE}(?:\\s*(?:,\\s*(?:or|and)?|or|and|&)\\s*(?:${CODE}|\\d{3,4}[A-Z]?\\b))*`);
 
 /** Course codes of the first list in the text; a bare number takes the subject before it ("LANG CHEM 2216, CHEM 2316 or 2416"). */
-export function codesIn(text: string): { codes: string[]; any: boolean } {
+function codesIn(text: string): { codes: string[]; any: boolean } {
   const list = CODE_LIST.exec(text)?.[0] ?? '';
   const codes: string[] = [];
   let subject = '';

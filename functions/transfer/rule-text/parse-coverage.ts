@@ -28,7 +28,7 @@ export interface ParseCoverage {
   unparsed: { sourceRecordId: string; rawDetail: string; fragments: string[]; untypedConditions: string[] }[];
 }
 
-export const BCTG_SAMPLE_FILES = ['langara-transfers-2023-04.json', 'alexander-college-transfers-2025-06.json', 'langara-transfers-2023-10.json'];
+const BCTG_SAMPLE_FILES = ['langara-transfers-2023-04.json', 'alexander-college-transfers-2025-06.json', 'langara-transfers-2023-10.json'];
 
 const SAMPLE_DIR = fileURLToPath(new URL('../../../data/sample/bctransferguide/', import.meta.url));
 

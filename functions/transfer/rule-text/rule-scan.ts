@@ -42,7 +42,7 @@ export interface ScanResult {
 const CODE = /\b(?:[A-Z]{2,5} )?([A-Z]{2,5})(?:_[A-Z])? (\d{3,4}[A-Z]?)\b((?:\s*(?:,|or|and|&|\/)\s*\d{3,4}[A-Z]?\b)*)/g;
 
 /** Course codes a sentence names, bare numbers after a code taking its subject ("UVIC MATH 160B, 160"). */
-export function codesNamed(text: string): string[] {
+function codesNamed(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(CODE)) {
     found.push(`${m[1]} ${m[2]}`);

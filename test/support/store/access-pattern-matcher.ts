@@ -27,7 +27,7 @@ function templateRegex(template: string, prefixOnly: boolean): RegExp {
 const whole = (template: string, value: string) => templateRegex(template, false).test(value);
 const startsAs = (template: string, value: string) => templateRegex(template, true).test(value);
 
-export function keyFits(template: KeyTemplate, index: AccessPattern['index'], key: RecordedKey): boolean {
+function keyFits(template: KeyTemplate, index: AccessPattern['index'], key: RecordedKey): boolean {
   const { partition, sort } = keyAttributes(index);
   const pk = template[partition];
   if (typeof pk !== 'string' || !whole(pk, key.pk)) return false;

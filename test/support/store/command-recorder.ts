@@ -7,7 +7,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
  * attaches it to the stores a test file makes (test/record-store-commands.ts).
  */
 
-export type RecordedSortKey = { equals: string } | { beginsWith: string } | { between: [string, string] } | { compare: string; value: string };
+type RecordedSortKey = { equals: string } | { beginsWith: string } | { between: [string, string] } | { compare: string; value: string };
 
 /** One key a command names: an item's, or a Query's key condition. */
 export interface RecordedKey {

@@ -1,26 +1,21 @@
+import type { ToolOutput } from '../../../functions/mcp/tools/define-tool.js';
 import { useState } from 'preact/hooks';
 import { callTool, messageOf } from '../api.js';
-import type { TutorAvailability } from '../use-session-list.js';
+import type { listContract } from '../../../functions/session/contracts/list.js';
+import type { byokListContract } from '../../../functions/user/contracts/byok-list.js';
+import type { preferencesGetContract } from '../../../functions/user/contracts/preferences-get.js';
 import { useTool } from '../use-tool.js';
 import { ErrorNote, Panel } from './status.js';
-
-interface Credential {
-  credentialId: string;
-  provider: string;
-  label: string;
-  last4: string;
-  createdAt: string;
-}
 
 const EMPTY = { provider: 'openai', apiKey: '', label: '', baseUrl: '', model: '' };
 
 /** The user's own provider keys: shown masked to their last four, added here, deleted only after a confirmation. */
 export function ByokPanel() {
   const [version, setVersion] = useState(0);
-  const list = useTool<{ items: Credential[] }>('tn_user_byok_list', { limit: 100 }, version);
+  const list = useTool<ToolOutput<typeof byokListContract>>('tn_user_byok_list', { limit: 100 }, version);
   // Whose model answers without a key of one's own, and which key is the tutor's when there are several.
-  const tutor = useTool<{ tutor: TutorAvailability }>('tn_session_list', { limit: 1 }, version).data?.tutor;
-  const preferences = useTool<{ defaultCredentialId: string | null }>('tn_user_preferences_get', {}, version).data;
+  const tutor = useTool<ToolOutput<typeof listContract>>('tn_session_list', { limit: 1 }, version).data?.tutor;
+  const preferences = useTool<ToolOutput<typeof preferencesGetContract>>('tn_user_preferences_get', {}, version).data;
   const [form, setForm] = useState(EMPTY);
   const [confirming, setConfirming] = useState<string>();
   const [error, setError] = useState<string>();

@@ -1,15 +1,12 @@
+import type { ToolOutput } from '../../../functions/mcp/tools/define-tool.js';
 import { useEffect, useState } from 'preact/hooks';
 import { callTool, messageOf } from '../api.js';
-import { applyTheme, type Theme } from '../theme.js';
+import type { preferencesGetContract } from '../../../functions/user/contracts/preferences-get.js';
+import { applyTheme } from '../theme.js';
 import { useTool } from '../use-tool.js';
 import { ErrorNote, Panel } from './status.js';
 
-interface Preferences {
-  theme: Theme;
-  tutoringStyle: string;
-  responseLength: string;
-  language: string;
-}
+type Preferences = ToolOutput<typeof preferencesGetContract>;
 
 const CHOICES = {
   theme: ['system', 'light', 'dark'],

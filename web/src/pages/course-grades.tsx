@@ -1,3 +1,5 @@
+import type { ToolOutput } from '../../../functions/mcp/tools/define-tool.js';
+import type { instructorContract } from '../../../functions/course/contracts/instructor.js';
 import { useState } from 'preact/hooks';
 import { byTerm, distributions, type GradesResult } from '../../views/lib/grade-groups.js';
 import { BarTable } from '../components/bar-table.js';
@@ -5,13 +7,7 @@ import { GradeChart } from '../components/grade-chart.js';
 import { Panel } from '../components/status.js';
 import { useTool } from '../use-tool.js';
 
-interface Instructor {
-  name: string;
-  spellings?: string[];
-  terms: string[];
-  sections: { term: string; section: string }[];
-  grades: { sections: number; enrolled: number; weightedAverage: number | null; terms?: string[] } | null;
-}
+type Instructor = ToolOutput<typeof instructorContract>['instructors'][number];
 
 /** Averages to one decimal: the sources publish to two, and a tenth is what a student compares. */
 const grade = (value: number) => value.toFixed(1);
@@ -31,7 +27,7 @@ const plural = (count: number, word: string) => `${count.toLocaleString('en-CA')
  */
 export function GradesPanel({ course }: { course: string }) {
   const grades = useTool<GradesResult & { summary: GradesResult['summary'] & { enrolled: number } }>('tn_course_grades', { course });
-  const instructors = useTool<{ instructors: Instructor[] }>('tn_course_instructor', { course });
+  const instructors = useTool<ToolOutput<typeof instructorContract>>('tn_course_instructor', { course });
   const result = grades.data;
   return (
     <Panel title="Grades" id="grades" loading={grades.loading && !result} error={grades.error}>

@@ -1,23 +1,12 @@
+import type { ToolOutput } from '../../../functions/mcp/tools/define-tool.js';
+import type { getContract } from '../../../functions/course/contracts/get.js';
 import { ErrorNote, Loading } from '../components/status.js';
 import { useTitle, useTool } from '../use-tool.js';
 import { GradesPanel } from './course-grades.js';
 import { EquivalentsPanel, MaterialsPanel, SectionsPanel } from './course-panels.js';
 import { PrereqPanel } from './course-prereqs.js';
 
-interface Course {
-  ref: string;
-  code: string;
-  institution: string;
-  title: string | null;
-  description: string | null;
-  credits: number | null;
-  prerequisitesText: string | null;
-  corequisitesText: string | null;
-  notes: string | null;
-  designation: string | null;
-  offeredTerms: string[];
-  knownFrom?: string[];
-}
+type Course = ToolOutput<typeof getContract>;
 
 export function CoursePage({ institution, code }: { institution: string; code: string }) {
   const ref = `${institution}:${code}`;

@@ -1,25 +1,13 @@
+import type { ToolOutput } from '../../../functions/mcp/tools/define-tool.js';
+import type { equivalentElsewhereContract } from '../../../functions/course/contracts/equivalent-elsewhere.js';
+import type { materialsContract } from '../../../functions/course/contracts/materials.js';
+import type { sectionListContract } from '../../../functions/course/contracts/section-list.js';
 import { Panel } from '../components/status.js';
 import { useTool } from '../use-tool.js';
 import { hrefOfRef } from './search-page.js';
 
-interface Page<T> {
-  items: T[];
-  totalCount?: number;
-  hasMore: boolean;
-}
-
-interface Section {
-  term: string;
-  section: string;
-  instructors: string[];
-  deliveryMethod?: string;
-  campus?: string;
-  meetings: { type: string; days: string[]; startTime?: string; endTime?: string }[];
-  seats?: { available: number | null; status: string };
-}
-
 export function SectionsPanel({ course }: { course: string }) {
-  const sections = useTool<Page<Section>>('tn_course_section_list', { course, limit: 50 });
+  const sections = useTool<ToolOutput<typeof sectionListContract>>('tn_course_section_list', { course, limit: 50 });
   const items = sections.data?.items ?? [];
   const terms = [...new Set(items.map((s) => s.term))];
   return (
@@ -56,19 +44,8 @@ export function SectionsPanel({ course }: { course: string }) {
   );
 }
 
-interface Equivalence {
-  ruleId: string;
-  direction: 'outgoing' | 'incoming';
-  otherInstitution: string;
-  sourceCourses: string[];
-  targets: { kind: string; ref?: string; text: string; credits?: number | null }[];
-  effectiveStart: string;
-  effectiveEnd: string | null;
-  condition?: string | null;
-}
-
 export function EquivalentsPanel({ course }: { course: string }) {
-  const equivalents = useTool<Page<Equivalence>>('tn_course_equivalent_elsewhere', { course, limit: 50 });
+  const equivalents = useTool<ToolOutput<typeof equivalentElsewhereContract>>('tn_course_equivalent_elsewhere', { course, limit: 50 });
   const items = equivalents.data?.items ?? [];
   return (
     <Panel title="Equivalents elsewhere" id="equivalents" loading={equivalents.loading} error={equivalents.error}>
@@ -97,6 +74,8 @@ export function EquivalentsPanel({ course }: { course: string }) {
   );
 }
 
+type Equivalence = ToolOutput<typeof equivalentElsewhereContract>['items'][number];
+
 const Target = ({ target }: { target: Equivalence['targets'][number] }) =>
   target.ref ? (
     <>
@@ -106,16 +85,8 @@ const Target = ({ target }: { target: Equivalence['targets'][number] }) =>
     <>{target.text} </>
   );
 
-interface Material {
-  materialId: string;
-  materialKind: string;
-  title: string;
-  url: string;
-  term?: string;
-}
-
 export function MaterialsPanel({ course }: { course: string }) {
-  const materials = useTool<Page<Material>>('tn_course_materials', { course, limit: 50 });
+  const materials = useTool<ToolOutput<typeof materialsContract>>('tn_course_materials', { course, limit: 50 });
   const items = materials.data?.items ?? [];
   return (
     <Panel title="Materials" id="materials" loading={materials.loading} error={materials.error}>

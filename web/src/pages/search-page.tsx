@@ -1,16 +1,13 @@
+import type { institutionsContract } from '../../../functions/course/contracts/institutions.js';
+import type { searchContract } from '../../../functions/course/contracts/search.js';
+import type { ToolOutput } from '../../../functions/mcp/tools/define-tool.js';
 import { useState } from 'preact/hooks';
 import { ErrorNote, Loading } from '../components/status.js';
 import { coursePath, navigate } from '../router.js';
 import { useTitle, useTool } from '../use-tool.js';
-import { SourceFreshnessNote, type SourceListing } from '../components/source-freshness.js';
+import { SourceFreshnessNote } from '../components/source-freshness.js';
 
-interface Hit {
-  ref: string;
-  title: string | null;
-  credits: number | null;
-  institution: string;
-  snippet: string | null;
-}
+type Hit = ToolOutput<typeof searchContract>['items'][number];
 
 /** `sfu:CMPT 225` → the course page's path. */
 export const hrefOfRef = (ref: string) => {
@@ -53,13 +50,6 @@ function searchInput(query: string, filters: SearchFilters) {
   };
 }
 
-interface Institution {
-  id: string;
-  name: string;
-  courses?: number;
-  sources: { source: string; lastIngestedAt: string }[];
-}
-
 export function SearchPage({ params }: { params: URLSearchParams }) {
   const query = params.get('q') ?? '';
   const filters = filtersOf(params);
@@ -74,8 +64,8 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
     setText(query);
     setDraft(filters);
   }
-  const results = useTool<{ items: Hit[]; totalCount?: number }>('tn_course_search', query ? searchInput(query, filters) : null);
-  const institutions = useTool<Omit<SourceListing, 'items'> & { items: Institution[] }>('tn_course_institutions', { limit: 100 });
+  const results = useTool<ToolOutput<typeof searchContract>>('tn_course_search', query ? searchInput(query, filters) : null);
+  const institutions = useTool<ToolOutput<typeof institutionsContract>>('tn_course_institutions', { limit: 100 });
   const go = (next: SearchFilters) => navigate(searchHref(text.trim(), next));
   const submit = (event: Event) => {
     event.preventDefault();

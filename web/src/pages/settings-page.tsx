@@ -1,3 +1,4 @@
+import type { ToolOutput } from '../../../functions/mcp/tools/define-tool.js';
 import { useEffect, useState } from 'preact/hooks';
 import { callTool, messageOf, signInWith, signOut } from '../api.js';
 import { clearReturn, rememberReturn, returnPath, useSignedIn } from '../signed-in.js';
@@ -7,6 +8,8 @@ import { PreferencesPanel } from '../components/preferences-panel.js';
 import { useTitle, useTool } from '../use-tool.js';
 import { finishSignIn, startSignIn } from '../oauth.js';
 import { navigate } from '../router.js';
+import type { quotaContract } from '../../../functions/user/contracts/quota.js';
+import type { subscriptionContract } from '../../../functions/user/contracts/subscription.js';
 
 export function SettingsPage() {
   useTitle('Settings');
@@ -100,16 +103,9 @@ function SignIn({ signedIn }: { signedIn: boolean }) {
   );
 }
 
-interface Usage {
-  current: number;
-  max: number;
-  remaining: number;
-  resetsAt: string;
-}
-
 function PlanPanel() {
-  const quota = useTool<{ plan: string; prompts: Usage }>('tn_user_quota', {});
-  const plan = useTool<{ plan: string; status: string; limits: { promptsPerDay: number; maxByokCredentials: number }; renewsAt: string | null }>('tn_user_subscription', {});
+  const quota = useTool<ToolOutput<typeof quotaContract>>('tn_user_quota', {});
+  const plan = useTool<ToolOutput<typeof subscriptionContract>>('tn_user_subscription', {});
   const prompts = quota.data?.prompts;
   return (
     <Panel title="Plan and quota" id="plan" loading={quota.loading || plan.loading} error={quota.error ?? plan.error}>

@@ -1,46 +1,16 @@
+import type { institutionsContract } from '../../../functions/course/contracts/institutions.js';
+import type { timetableContract } from '../../../functions/course/contracts/timetable.js';
+import type { ToolOutput } from '../../../functions/mcp/tools/define-tool.js';
 import { useState } from 'preact/hooks';
 import { callTool, messageOf } from '../api.js';
 import { ErrorNote, Loading } from '../components/status.js';
-import { codeOf, kindName, WeekGrid, type GridMeeting } from '../components/week-grid.js';
+import { codeOf, kindName, WeekGrid } from '../components/week-grid.js';
 import { navigate } from '../router.js';
 import { coursesIn, termChoices, termLabel, timetableHref, timetableInput, timetableStateOf, WEEKDAYS, type TimetableState } from '../timetable-state.js';
 import { useTitle, useTool } from '../use-tool.js';
 
-interface TakenSection {
-  course: string;
-  section: string;
-  kind: string;
-  role: 'enrolment' | 'component';
-  sameTime: string[];
-  instructors: string[];
-  campus?: string;
-}
-
-interface Combination {
-  rank: number;
-  sections: TakenSection[];
-  meetings: GridMeeting[];
-  week: { days: number; gapMinutes: number; campusChanges: number; rushedCampusChanges: number };
-  ics?: string;
-}
-
-interface Timetable {
-  term: string;
-  availableTerms: string[];
-  courses: { course: string; title: string | null; status: string; untimed: string[]; message: string }[];
-  conflicts: { courses: string[]; message: string }[];
-  items: Combination[];
-  totalCount?: number;
-  hasMore: boolean;
-  /** False when the search stopped at its budget: more may fit. */
-  complete: boolean;
-}
-
-interface Institution {
-  id: string;
-  name: string;
-  courses?: number;
-}
+type Timetable = ToolOutput<typeof timetableContract>;
+type Combination = Timetable['items'][number];
 
 const EARLIEST = ['08:00', '08:30', '09:00', '09:30', '10:00', '10:30', '11:00', '12:00', '13:00'];
 const LATEST = ['14:00', '15:00', '16:00', '17:00', '17:30', '18:00', '19:00', '20:00', '21:00'];
@@ -55,7 +25,7 @@ export function TimetablePage({ params }: { params: URLSearchParams }) {
   useTitle('Timetable');
   const go = (patch: Partial<TimetableState>) => navigate(timetableHref({ ...state, option: 1, ...patch }));
   const result = useTool<Timetable>('tn_course_timetable', timetableInput(state));
-  const institutions = useTool<{ items: Institution[] }>('tn_course_institutions', { limit: 100 });
+  const institutions = useTool<ToolOutput<typeof institutionsContract>>('tn_course_institutions', { limit: 100 });
   const [institution, setInstitution] = useState(state.courses[0]?.split(':')[0] ?? 'sfu');
   const [entry, setEntry] = useState('');
   const [entryError, setEntryError] = useState<string>();

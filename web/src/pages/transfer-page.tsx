@@ -1,3 +1,5 @@
+import type { ToolOutput } from '../../../functions/mcp/tools/define-tool.js';
+import type { resolveContract } from '../../../functions/transfer/contracts/resolve.js';
 import { useEffect, useState } from 'preact/hooks';
 import { InstitutionPicker, matchInstitution, namesList, useInstitutions, type Institution } from '../components/institution-picker.js';
 import { ErrorNote, Loading } from '../components/status.js';
@@ -6,18 +8,7 @@ import { useTitle, useTool } from '../use-tool.js';
 import { CompareTable, MatchList, type Match } from './transfer-results.js';
 import { TransferSources } from '../components/transfer-sources.js';
 
-interface Resolution {
-  sourceInstitution: string;
-  targetInstitution: string;
-  asOfDate: string;
-  exactMatches: Match[];
-  partialMatches: Match[];
-  conditionalMatches?: Match[];
-  noCreditMatches?: Match[];
-  nearMisses: { course: string; reason: string }[];
-  conflicts: { courses: string[]; ruleIds: string[] }[];
-  plan: { ruleIds: string[]; totalCredits: number; optimal: boolean; normalizedCredits?: number; creditScale?: { factor: number; unit: string; rule: string } };
-}
+type Resolution = ToolOutput<typeof resolveContract>;
 
 const splitCourses = (text: string) => text.split(',').map((c) => c.trim()).filter(Boolean);
 

@@ -6,7 +6,7 @@ import { mergeInstructors, personBySpelling } from '../../../functions/course/in
  * tool's summary is; sections the source suppressed are left out of an average, never counted as 0.
  */
 
-export interface Bin {
+interface Bin {
   label: string;
   count: number | null;
 }

@@ -4,7 +4,7 @@
  * gives for it. Only fields the view needs are typed; later additions to the result pass through.
  */
 
-export interface ResolveTarget {
+interface ResolveTarget {
   kind: string;
   text: string;
   credits: number | null;
@@ -48,7 +48,7 @@ export interface ResolveResult {
 
 export type CardStatus = 'planned' | 'conditional' | 'partial' | 'elsewhere' | 'assessment' | 'no-credit' | 'no-rule';
 
-export interface Award {
+interface Award {
   text: string;
   credits: number | null;
 }
@@ -66,7 +66,7 @@ export interface BoardCard {
   evidence: { label: string; url: string }[];
 }
 
-export interface Lane {
+interface Lane {
   id: 'plan' | 'could' | 'none';
   title: string;
   cards: BoardCard[];
