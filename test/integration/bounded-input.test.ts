@@ -54,11 +54,11 @@ describe('bad input stays cheap', () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 
-  it('answers 10,000 unknown keys on a public tool over REST with a bounded BAD_REQUEST, quickly', async () => {
-    const started = performance.now();
+  // Refused by counting the fields before any is validated (the reason says so): the cost does not grow
+  // per key. How fast is the bench's business, not a test's.
+  it('answers 10,000 unknown keys on a public tool over REST with a bounded BAD_REQUEST, refused by their count', async () => {
     const response = await fetch(`${server.url}/v1/tools/tn_course_search`, { method: 'POST', body: JSON.stringify({ query: 'data', ...unknownKeys(10_000) }) });
     const text = await response.text();
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(response.status).toBe(400);
     expect(text.length).toBeLessThan(MAX_ERROR_BYTES);
     const error = ErrorResponseSchema.parse(JSON.parse(text));
@@ -66,15 +66,15 @@ describe('bad input stays cheap', () => {
     expect(error.details?.fields).toEqual([{ field: '(root)', message: 'has 10001 fields; at most 100 are accepted', code: 'too_many_fields' }]);
   });
 
-  it('answers 10,000 unknown keys over MCP with a bounded isError BAD_REQUEST, quickly', async () => {
-    const started = performance.now();
+  it('answers 10,000 unknown keys over MCP with a bounded isError BAD_REQUEST, refused by their count', async () => {
     const { status, text } = await mcpCall({ query: 'data', ...unknownKeys(10_000) });
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(status).toBe(200);
     expect(text.length).toBeLessThan(MAX_ERROR_BYTES);
     const result = toolResultOf(text);
     expect(result.isError).toBe(true);
-    expect(JSON.parse(result.content[0]!.text).code).toBe('BAD_REQUEST');
+    const error = JSON.parse(result.content[0]!.text);
+    expect(error.code).toBe('BAD_REQUEST');
+    expect(error.details?.fields).toEqual([{ field: '(root)', message: 'has 10001 fields; at most 100 are accepted', code: 'too_many_fields' }]);
   });
 
   it('lists at most 20 failing fields, each unknown key once, and counts the rest', async () => {
