@@ -1,8 +1,8 @@
-import { hostname } from 'node:os';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { declareAccessPatterns, param } from '../../platform/store/access-patterns.js';
 import type { Store } from '../../platform/store/dynamo-client.js';
 import { catalogKeys, ENTITY } from '../../platform/store/keys.js';
+import { leaseOwnerFor, ownerIsGone } from '../../platform/lease-owner.js';
 
 export interface LeaseOptions {
   /** How long the lease holds without renewal; renewed every quarter of it while the run lasts. @default 120 s */
@@ -40,7 +40,7 @@ const isConditionFailure = (error: unknown) => (error as { name?: string }).name
  */
 export async function takeSourceLease(store: Store, source: string, runId: string, options: LeaseOptions = {}): Promise<SourceLease> {
   const leaseMs = options.leaseMs ?? 120_000;
-  const owner = `${hostname()}/${process.pid}/${runId}`;
+  const owner = leaseOwnerFor(runId);
   const key = catalogKeys.sourceLease(source);
   const waitUntil = Date.now() + (options.waitMs ?? leaseMs + 30_000);
   let told = false;
@@ -130,17 +130,6 @@ function conditional(store: Store, key: Record<string, string>, owner: string, u
   );
 }
 
-/** A lease owner on this machine whose process has exited: its lease is free. */
-function ownerIsGone(leaseOwner: string): boolean {
-  const [host, pid] = leaseOwner.split('/');
-  if (host !== hostname() || !pid || Number(pid) === process.pid) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
 
 export const ACCESS_PATTERNS = /* @__PURE__ */ declareAccessPatterns(() => [
   {

@@ -1,6 +1,6 @@
-import { hostname } from 'node:os';
 import { CrawlBusy, readCrawlState, takeCrawlLease, type CrawlState } from '../../catalog/ingestion/crawl-store.js';
 import type { Store } from '../../platform/store/dynamo-client.js';
+import { ownerIsGone } from '../../platform/lease-owner.js';
 
 /** Takes the lease, waiting for another crawl's to be given back or lapse; a dead local owner's is taken at once. */
 export async function acquireLease(
@@ -29,14 +29,3 @@ export async function acquireLease(
   }
 }
 
-/** A lease owner on this machine whose process has exited (a crawl killed outright): its lease is free. */
-function ownerIsGone(leaseOwner: string): boolean {
-  const [host, pid] = leaseOwner.split('/');
-  if (host !== hostname() || !pid || Number(pid) === process.pid) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}

@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import { ulid } from 'ulid';
 import {
   CrawlBusy,
@@ -17,6 +16,7 @@ import { acquireLease } from './crawl-lease.js';
 import { atOrBefore, type Crawler } from './crawler.js';
 import { completePart } from './part-freshness.js';
 import { PageFailed, type PoliteClient } from './polite-client.js';
+import { leaseOwnerFor } from '../../platform/lease-owner.js';
 
 export interface CrawlRunOptions {
   client: PoliteClient;
@@ -69,7 +69,7 @@ export async function runCrawl(store: Store, crawler: Crawler, options: CrawlRun
   const log = options.log ?? (() => undefined);
   const started = now();
   const runId = ulid(started.getTime());
-  const owner = `${hostname()}/${process.pid}/${runId}`;
+  const owner = leaseOwnerFor(runId);
   const leaseMs = options.leaseMs ?? 45_000;
   const run = emptyTotals();
   const errors: string[] = [];
