@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import type { ToolOutput } from '../functions/mcp/tools/define-tool.js';
+import type { compareContract } from '../functions/transfer/contracts/compare.js';
 import { CliError, withConnection } from './connection.js';
 import { readCourseCodes } from './course-codes.js';
 import { paint, printJson, table, withProgress, type Io } from './output.js';
@@ -112,18 +114,7 @@ export async function transfer(args: string[], io: Io): Promise<number> {
   return 0;
 }
 
-interface Compared {
-  sourceInstitution: string;
-  receivers: {
-    institution: string;
-    name: string | null;
-    plannedCredits: number;
-    normalizedCredits?: number;
-    creditScale?: { factor: number; unit: string; rule: string };
-    coursesTransferred: string[];
-    coursesLost: string[];
-  }[];
-}
+type Compared = ToolOutput<typeof compareContract>;
 
 /** `tn compare --from langara CPSC 1150 MATH 1171 [--to sfu --to uvic] [--as-of …] [--completed-on …] [--program …] [--json]`: every receiver, ranked on one credit scale. */
 export async function compare(args: string[], io: Io): Promise<number> {

@@ -1,3 +1,5 @@
+import type { ToolOutput } from '../../../functions/mcp/tools/define-tool.js';
+import type { compareContract } from '../../../functions/transfer/contracts/compare.js';
 import { coursePath } from '../router.js';
 import { hrefOfRef } from './search-page.js';
 
@@ -74,15 +76,8 @@ export function MatchList({ matches, empty, unit = 'credits' }: { matches: Match
   );
 }
 
-interface Receiver {
-  institution: string;
-  name: string | null;
-  plannedCredits: number;
-  normalizedCredits?: number;
-  creditScale?: { factor: number; unit: string; rule: string };
-  coursesTransferred: string[];
-  coursesLost: string[];
-}
+/** One receiver of `tn_transfer_compare`, as its contract says. */
+type Receiver = ToolOutput<typeof compareContract>['receivers'][number];
 
 /**
  * Receivers ranked on one scale: the Credits column is BC's common scale (a one-term course is 3
